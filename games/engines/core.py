@@ -1,0 +1,224 @@
+"""The shared kernel every rules engine is built on.
+
+An engine is a set of pure functions over a JSON-serialisable ``state`` dict:
+
+- ``setup(players, options, seed) -> state``: deals; all randomness comes from ``seed``
+  through :class:`Rng`, whose position is stored inside the state.
+- ``legal_actions(state, seat) -> list[action]``: every action ``seat`` may take now,
+  spelled out in full, out-of-turn actions and window answers included.
+- ``apply(state, seat, action) -> (state, events)``: validates and applies, or raises
+  :class:`IllegalAction`. It never mutates its input. ``seat=None`` is the system, and
+  ``{"type": "timeout"}`` from the system closes the window that is open.
+- ``view(state, seat) -> dict``: exactly what ``seat`` may know, built from an allowlist;
+  ``seat=None`` is a spectator; once the game is over everything is revealed.
+- ``waiting_for(state) -> Waiting``: a turn (one seat), a window (several seats at once)
+  or nothing (the game is over).
+- ``result(state) -> dict | None``: ``None`` while the game runs.
+- ``bot_action(state, seat, rng) -> action``: a legal, sensible move.
+- ``card_zones(state) -> dict[str, list[int]]``: every physical card id by zone, for the
+  conservation check and for staff who read a game's full log.
+
+Actions and events are plain dicts so they can live in JSON columns and in the event log.
+Replaying ``apply`` over the recorded actions from ``setup`` rebuilds the state exactly.
+"""
+
+from __future__ import annotations
+
+import copy
+import random
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+State = dict[str, Any]
+Action = dict[str, Any]
+
+TIMEOUT: Action = {"type": "timeout"}
+
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now. ``code`` is stable; ``message`` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+    def __repr__(self) -> str:
+        return f"IllegalAction({self.code!r}, {self.message!r})"
+
+
+@dataclass(frozen=True)
+class Event:
+    """Something that happened, and who may learn it.
+
+    ``to`` is ``None`` for everybody (players and spectators), otherwise the tuple of
+    seats that may see it. Once a game is over, every event is shown to everyone.
+    """
+
+    kind: str
+    data: Mapping[str, Any] = field(default_factory=dict)
+    to: tuple[int, ...] | None = None
+
+    def visible_to(self, seat: int | None) -> bool:
+        return self.to is None or (seat is not None and seat in self.to)
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "kind": self.kind,
+            "data": dict(self.data),
+            "to": None if self.to is None else list(self.to),
+        }
+
+    @classmethod
+    def from_dict(cls, raw: Mapping[str, Any]) -> Event:
+        to = raw.get("to")
+        return cls(
+            kind=raw["kind"], data=dict(raw.get("data") or {}), to=None if to is None else tuple(to)
+        )
+
+
+def public(kind: str, **data: Any) -> Event:
+    return Event(kind, data)
+
+
+def private(kind: str, seats: Iterable[int], **data: Any) -> Event:
+    return Event(kind, data, tuple(sorted(set(seats))))
+
+
+@dataclass(frozen=True)
+class Waiting:
+    """Whom the game waits on.
+
+    ``kind`` is ``"turn"`` (one seat), ``"window"`` (several seats answer at once, closed
+    by all answering or by the system's timeout) or ``"none"`` (game over).
+    ``seats`` are the seats that still owe an answer: platform-internal, because in some
+    windows who has answered is secret. ``shown`` is what everybody may be told.
+    """
+
+    kind: str
+    seats: tuple[int, ...] = ()
+    window: str | None = None
+    shown: tuple[int, ...] = ()
+
+    @classmethod
+    def turn(cls, seat: int) -> Waiting:
+        return cls("turn", (seat,), None, (seat,))
+
+    @classmethod
+    def open_window(
+        cls, name: str, seats: Iterable[int], shown: Iterable[int] | None = None
+    ) -> Waiting:
+        remaining = tuple(sorted(seats))
+        return cls("window", remaining, name, remaining if shown is None else tuple(sorted(shown)))
+
+    @classmethod
+    def nobody(cls) -> Waiting:
+        return cls("none")
+
+    def to_public_dict(self) -> dict[str, Any]:
+        return {"kind": self.kind, "window": self.window, "seats": list(self.shown)}
+
+
+class Rng:
+    """Deterministic randomness whose position lives in the state.
+
+    Each draw builds a fresh ``random.Random`` from ``(seed, step)`` and then advances
+    ``state["rng"]["step"]``, so a state read back from JSON continues exactly where it
+    stopped. String seeding of ``random.Random`` is stable across runs and platforms.
+    """
+
+    def __init__(self, state: State) -> None:
+        self._box = state["rng"]
+
+    @staticmethod
+    def initial(seed: int) -> dict[str, int]:
+        return {"seed": int(seed), "step": 0}
+
+    def _next(self) -> random.Random:
+        step = self._box["step"]
+        self._box["step"] = step + 1
+        return random.Random(f"{self._box['seed']}:{step}")
+
+    def shuffle(self, items: list[Any]) -> None:
+        self._next().shuffle(items)
+
+    def choice(self, items: list[Any]) -> Any:
+        if not items:
+            raise ValueError("choice from an empty list")
+        return self._next().choice(items)
+
+    def randrange(self, n: int) -> int:
+        return self._next().randrange(n)
+
+
+class Engine(Protocol):
+    slug: str
+    name: str
+    rules_version: int
+    min_players: int
+    max_players: int
+
+    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State: ...
+    def legal_actions(self, state: State, seat: int) -> list[Action]: ...
+    def apply(
+        self, state: State, seat: int | None, action: Action
+    ) -> tuple[State, list[Event]]: ...
+    def view(self, state: State, seat: int | None) -> dict[str, Any]: ...
+    def waiting_for(self, state: State) -> Waiting: ...
+    def result(self, state: State) -> dict[str, Any] | None: ...
+    def bot_action(self, state: State, seat: int, rng: random.Random) -> Action: ...
+    def card_zones(self, state: State) -> dict[str, list[int]]: ...
+
+
+def working_copy(state: State) -> State:
+    """The copy ``apply`` mutates, so a rejected action leaves the caller's state as it was."""
+    return copy.deepcopy(state)
+
+
+def require(condition: bool, code: str, message: str) -> None:
+    if not condition:
+        raise IllegalAction(code, message)
+
+
+def require_type(action: Any, allowed: Iterable[str]) -> str:
+    """Checks the action's shape and returns its type; a forged payload gets a clear error."""
+    if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
+        raise IllegalAction("malformed", "An action must be an object with a 'type'.")
+    kind = action["type"]
+    if kind not in set(allowed):
+        raise IllegalAction("unknown_action", f"'{kind}' is not an action in this game.")
+    return kind
+
+
+def int_field(action: Mapping[str, Any], name: str) -> int:
+    value = action.get(name)
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise IllegalAction("malformed", f"'{name}' must be a whole number.")
+    return value
+
+
+def str_field(action: Mapping[str, Any], name: str, choices: Iterable[str] | None = None) -> str:
+    value = action.get(name)
+    if not isinstance(value, str):
+        raise IllegalAction("malformed", f"'{name}' must be text.")
+    if choices is not None and value not in set(choices):
+        raise IllegalAction("bad_choice", f"'{value}' is not a valid {name}.")
+    return value
+
+
+def deadline_move(engine: Engine, state: State, rng: random.Random) -> tuple[int | None, Action]:
+    """What a passed deadline does: a window closes by the system's timeout; on a turn the
+    bot moves for the seat. The move is recorded like any other, so replay stays exact."""
+    waiting = engine.waiting_for(state)
+    if waiting.kind == "window":
+        return None, dict(TIMEOUT)
+    if waiting.kind == "turn":
+        seat = waiting.seats[0]
+        return seat, engine.bot_action(state, seat, rng)
+    raise IllegalAction("game_over", "The game is over.")
+
+
+def seats_after(start: int, players: int) -> list[int]:
+    """The other seats in play order, beginning with the one after ``start``."""
+    return [(start + k) % players for k in range(1, players)]

@@ -1,0 +1,16 @@
+"""Every playable engine, by slug. Adding a game = one import and one entry here."""
+
+from __future__ import annotations
+
+from games.engines.core import Engine
+
+_ALL: tuple[Engine, ...] = ()
+
+ENGINES: dict[str, Engine] = {engine.slug: engine for engine in _ALL}
+
+
+def get(slug: str) -> Engine:
+    try:
+        return ENGINES[slug]
+    except KeyError:
+        raise KeyError(f"unknown game {slug!r}") from None

@@ -1,0 +1,145 @@
+"""The contract every registered engine honours, checked over random whole games."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+
+import pytest
+
+from games.engines.core import Event, IllegalAction, Waiting
+from games.engines.registry import ENGINES
+from tests.engines.playthrough import canonical, play, positions, scrambler
+
+CASES = [
+    pytest.param(engine, players, id=f"{slug}-{players}p")
+    for slug, engine in sorted(ENGINES.items())
+    for players in range(engine.min_players, engine.max_players + 1)
+]
+GAMES_PER_CASE = 6
+
+
+def runs(engine, players, policy="mixed", count=GAMES_PER_CASE):
+    return [play(engine, players, seed=1000 * players + k, policy=policy) for k in range(count)]
+
+
+def forged_variants(action):
+    """Plausible forgeries of a legal action: every field pushed out of range or retyped."""
+    yield {}
+    yield {"type": "no-such-action"}
+    yield "not an object"
+    for key, value in action.items():
+        if key == "type":
+            continue
+        for bad in (99, -1, "x", None, True, [value]):
+            forged = dict(action)
+            forged[key] = bad
+            yield forged
+        missing = dict(action)
+        del missing[key]
+        yield missing
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_every_legal_action_is_accepted_and_everything_else_is_refused_unchanged(engine, players):
+    rng = random.Random(players)
+    for run in runs(engine, players, count=3):
+        for state in positions(run):
+            before = canonical(state)
+            for seat in range(players):
+                legal = engine.legal_actions(state, seat)
+                for action in rng.sample(legal, min(len(legal), 12)):
+                    json.dumps(action)
+                    engine.apply(state, seat, action)
+                    assert canonical(state) == before, "apply mutated its input"
+                pool = (
+                    legal or [a for s in range(players) for a in engine.legal_actions(state, s)][:5]
+                )
+                for action in pool[:3]:
+                    for forged in forged_variants(action):
+                        if forged in legal:
+                            continue
+                        with pytest.raises(IllegalAction) as caught:
+                            engine.apply(state, seat, forged)
+                        assert caught.value.code and caught.value.message
+                        assert canonical(state) == before
+            if engine.waiting_for(state).kind != "window":
+                with pytest.raises(IllegalAction):
+                    engine.apply(state, None, {"type": "timeout"})
+                assert canonical(state) == before
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_games_end_and_are_deterministic_replayable_and_json_safe(engine, players):
+    for policy in ("bot", "random", "mixed"):
+        for run in runs(engine, players, policy=policy):
+            assert engine.result(run.final) is not None
+            assert engine.waiting_for(run.final) == Waiting.nobody()
+            assert all(not engine.legal_actions(run.final, s) for s in range(players))
+            assert engine.setup(players, {}, run.seed) == engine.setup(players, {}, run.seed)
+            state = json.loads(json.dumps(engine.setup(players, {}, run.seed)))
+            for step in run.steps:
+                assert canonical(state) == canonical(step.state)
+                action = json.loads(json.dumps(step.action))
+                state, events = engine.apply(state, step.seat, action)
+                state = json.loads(json.dumps(state))
+                for event in events:
+                    assert isinstance(event, Event)
+                    assert Event.from_dict(json.loads(json.dumps(event.to_dict()))) == event
+            assert canonical(state) == canonical(run.final), (
+                "replay did not rebuild the final state"
+            )
+            result = engine.result(run.final)
+            assert set(result) >= {"winners", "losers", "reason"}
+            assert result["winners"] or result["losers"]
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_every_card_is_in_exactly_one_place_after_every_action(engine, players):
+    for run in runs(engine, players):
+        total = None
+        for state in positions(run):
+            zones = engine.card_zones(state)
+            cards = sorted(card for zone in zones.values() for card in zone)
+            total = total or len(cards)
+            assert cards == list(range(total)), f"cards lost or duplicated: {zones}"
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_nothing_a_seat_may_not_know_changes_its_view(engine, players):
+    scramble = scrambler(engine)
+    rng = random.Random(7 * players)
+    changed = 0
+    checked = 0
+    for run in runs(engine, players):
+        for state in positions(run):
+            over = engine.result(state) is not None
+            for seat in [None, *range(players)]:
+                shown = canonical(engine.view(state, seat))
+                if over:
+                    assert shown == canonical(engine.view(state, None)), (
+                        "the end reveals the same to all"
+                    )
+                    continue
+                other = scramble(copy.deepcopy(state), seat, rng)
+                changed += canonical(other) != canonical(state)
+                checked += 1
+                assert canonical(engine.view(other, seat)) == shown, (
+                    f"seat {seat} can see hidden info"
+                )
+    assert checked >= 100
+    assert changed > checked // 4, "the scrambler hardly changed anything: the test proves nothing"
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_waiting_seats_have_moves_and_the_public_waiting_list_is_well_formed(engine, players):
+    for run in runs(engine, players, count=2):
+        for state in positions(run):
+            waiting = engine.waiting_for(state)
+            for seat in waiting.seats:
+                assert engine.legal_actions(state, seat), (
+                    f"waiting on seat {seat} with no legal action"
+                )
+            public_waiting = waiting.to_public_dict()
+            assert json.loads(json.dumps(public_waiting)) == public_waiting
