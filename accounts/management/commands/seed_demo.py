@@ -1,0 +1,41 @@
+"""Creates the demo players alice, bob and carol (friends with each other); safe to rerun."""
+
+from __future__ import annotations
+
+from allauth.account.models import EmailAddress
+from django.core.management.base import BaseCommand
+
+from accounts.models import User
+from accounts.services import friendship_create
+
+DEMO_PASSWORD = "fibbers-demo"
+DEMO_USERS = [
+    ("alice", "Alice", "#c0392b"),
+    ("bob", "Bob", "#27ae60"),
+    ("carol", "Carol", "#8e44ad"),
+]
+
+
+class Command(BaseCommand):
+    help = "Create demo players (alice, bob, carol) who are already friends."
+
+    def handle(self, *args: object, **options: object) -> None:
+        users = []
+        for username, display, colour in DEMO_USERS:
+            email = f"{username}@example.com"
+            user, created = User.objects.get_or_create(
+                username=username,
+                defaults={"email": email, "display_name": display, "avatar_colour": colour},
+            )
+            if created:
+                user.set_password(DEMO_PASSWORD)
+                user.save()
+            EmailAddress.objects.update_or_create(
+                user=user, email=email, defaults={"verified": True, "primary": True}
+            )
+            users.append(user)
+        for i, first in enumerate(users):
+            for second in users[i + 1 :]:
+                friendship_create(first, second)
+        names = ", ".join(u.username for u in users)
+        self.stdout.write(f"Demo players: {names} — password: {DEMO_PASSWORD}")

@@ -1,0 +1,198 @@
+"""Users, their profile and preferences, API tokens, friendships, blocks and moderation."""
+
+from __future__ import annotations
+
+import hashlib
+import secrets
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractUser
+from django.db import models
+from django.db.models import F, Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+AVATAR_COLOURS = [
+    "#c0392b",
+    "#d35400",
+    "#f39c12",
+    "#27ae60",
+    "#16a085",
+    "#2980b9",
+    "#8e44ad",
+    "#2c3e50",
+]
+
+
+class EmailPreference(models.TextChoices):
+    EACH = "each", _("Email me when it is my turn")
+    DIGEST = "digest", _("One daily digest instead of single emails")
+    NONE = "none", _("No email")
+
+
+class User(AbstractUser):
+    """The site's user; profile fields live here so every page gets them with one query."""
+
+    display_name = models.CharField(_("display name"), max_length=40, blank=True)
+    avatar_colour = models.CharField(_("avatar colour"), max_length=7, default="#2980b9")
+    language = models.CharField(
+        _("preferred language"), max_length=8, blank=True, choices=settings.LANGUAGES
+    )
+    time_zone = models.CharField(_("time zone"), max_length=64, default="UTC")
+    email_preference = models.CharField(
+        _("game emails"),
+        max_length=8,
+        choices=EmailPreference.choices,
+        default=EmailPreference.EACH,
+    )
+    email_reminders = models.BooleanField(_("remind me before a deadline"), default=True)
+    banned_at = models.DateTimeField(null=True, blank=True)
+    ban_reason = models.TextField(blank=True)
+    last_seen_at = models.DateTimeField(null=True, blank=True)
+
+    @property
+    def name(self) -> str:
+        return self.display_name or self.username
+
+    @property
+    def initials(self) -> str:
+        parts = self.name.split()
+        letters = "".join(p[0] for p in parts[:2]) if len(parts) > 1 else self.name[:2]
+        return letters.upper()
+
+    @property
+    def is_banned(self) -> bool:
+        return self.banned_at is not None
+
+
+class ApiToken(models.Model):
+    """A personal API token. Only its SHA-256 is stored; the token is shown once, at creation."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+    )
+    name = models.CharField(_("name"), max_length=60)
+    prefix = models.CharField(max_length=8)
+    digest = models.CharField(max_length=64, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    last_used_at = models.DateTimeField(null=True, blank=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    def __str__(self) -> str:
+        return f"{self.name} ({self.prefix}…)"
+
+    @staticmethod
+    def hash(token: str) -> str:
+        return hashlib.sha256(token.encode()).hexdigest()
+
+    @staticmethod
+    def generate() -> str:
+        return "fib_" + secrets.token_urlsafe(32)
+
+
+class FriendRequest(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        CANCELLED = "cancelled", _("cancelled")
+
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sent_friend_requests"
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="received_friend_requests"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(default=timezone.now)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["from_user", "to_user"],
+                condition=Q(status="pending"),
+                name="one_pending_request_per_pair",
+            ),
+            models.CheckConstraint(condition=~Q(from_user=F("to_user")), name="no_request_to_self"),
+        ]
+        indexes = [
+            models.Index(fields=["to_user", "status"]),
+            models.Index(fields=["from_user", "status"]),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.from_user} → {self.to_user} ({self.status})"
+
+
+class Friendship(models.Model):
+    """One row per pair, stored with user_low.id < user_high.id so a pair can't appear twice."""
+
+    user_low = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    user_high = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user_low", "user_high"], name="one_friendship_per_pair"
+            ),
+            models.CheckConstraint(
+                condition=Q(user_low__lt=F("user_high")), name="friendship_ordered_pair"
+            ),
+        ]
+        indexes = [models.Index(fields=["user_high"])]
+
+    def __str__(self) -> str:
+        return f"{self.user_low} ↔ {self.user_high}"
+
+
+class Block(models.Model):
+    blocker = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+    )
+    blocked = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_received"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_per_pair")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.blocker} blocks {self.blocked}"
+
+
+class ModerationLog(models.Model):
+    """Every moderation action, by whom, on whom or what, and why. Append-only."""
+
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+    )
+    action = models.CharField(max_length=40)
+    target_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="moderation_entries",
+    )
+    game_id = models.BigIntegerField(null=True, blank=True)
+    reason = models.TextField(blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["target_user", "created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"

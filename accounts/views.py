@@ -1,0 +1,10 @@
+"""Thin views: each reads a form, calls a service, and says what happened."""
+
+from __future__ import annotations
+
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
+
+
+def home(request: HttpRequest) -> HttpResponse:
+    return render(request, "home.html")

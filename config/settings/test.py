@@ -1,0 +1,18 @@
+"""The test suite: real PostgreSQL and Redis (CI starts them), fast hashing, captured email."""
+
+import os
+
+os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/fibbers")
+os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/13")
+os.environ.setdefault("DB_POOL", "false")
+
+from config.settings.base import *  # noqa: F403
+
+DEBUG = False
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+ACCOUNT_EMAIL_VERIFICATION = "mandatory"
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}

@@ -1,0 +1,27 @@
+#!/usr/bin/env bash
+# The README's run command: installs, migrates, creates demo players, then serves the site
+# (Daphne: HTTP + WebSockets) with a Celery worker and beat. Embedded defaults need no server:
+# SQLite, the in-memory channel layer, kombu's filesystem broker. DATABASE_URL / REDIS_URL
+# switch to PostgreSQL and Redis.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+scripts/venv.sh
+export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings.local}"
+HOST="${HOST:-127.0.0.1}"
+PORT="${PORT:-8000}"
+mkdir -p var/celery-broker var/celery-processed
+if command -v msgfmt >/dev/null 2>&1 && [ -d locale ]; then
+  .venv/bin/python manage.py compilemessages --ignore=.venv -v 0
+fi
+.venv/bin/python manage.py migrate --noinput -v 0
+.venv/bin/python manage.py seed_demo
+pids=()
+cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
+trap cleanup EXIT INT TERM
+.venv/bin/celery -A config worker --beat --pool=solo --loglevel=WARNING \
+  --schedule var/celerybeat-schedule >var/celery.log 2>&1 &
+pids+=($!)
+echo "Fibbers is running at http://$HOST:$PORT/  (Celery log: var/celery.log; Ctrl-C stops everything)"
+.venv/bin/daphne -b "$HOST" -p "$PORT" config.asgi:application &
+pids+=($!)
+wait -n "${pids[@]}"

@@ -1,0 +1,25 @@
+import pytest
+from django.urls import reverse
+
+
+@pytest.mark.django_db
+def test_home_page_renders_with_the_language_switcher(client):
+    response = client.get(reverse("home"))
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'dir="ltr"' in body
+    assert 'name="language"' in body
+
+
+@pytest.mark.django_db
+def test_persian_switches_the_page_to_right_to_left(client):
+    response = client.post(reverse("set_language"), {"language": "fa", "next": "/"})
+    assert response.status_code == 302
+    body = client.get(reverse("home")).content.decode()
+    assert 'lang="fa"' in body and 'dir="rtl"' in body
+
+
+@pytest.mark.django_db
+def test_allauth_pages_use_the_site_layout(client):
+    body = client.get(reverse("account_login")).content.decode()
+    assert 'class="site-header"' in body

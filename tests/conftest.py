@@ -1,0 +1,41 @@
+"""Shared fixtures: users, friends, and a clean cache (allauth's rate limits live in it)."""
+
+from __future__ import annotations
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core.cache import cache
+
+
+@pytest.fixture(autouse=True)
+def _clear_cache(request):
+    if "django_db_setup" in request.fixturenames or request.node.get_closest_marker("django_db"):
+        cache.clear()
+    yield
+
+
+@pytest.fixture
+def make_user(db, django_user_model):
+    def make(username: str, password: str = "a-long-test-password", **extra):
+        user = django_user_model.objects.create_user(
+            username=username, email=f"{username}@example.com", password=password, **extra
+        )
+        EmailAddress.objects.create(user=user, email=user.email, verified=True, primary=True)
+        return user
+
+    return make
+
+
+@pytest.fixture
+def alice(make_user):
+    return make_user("alice")
+
+
+@pytest.fixture
+def bob(make_user):
+    return make_user("bob")
+
+
+@pytest.fixture
+def carol(make_user):
+    return make_user("carol")
