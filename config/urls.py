@@ -2,11 +2,14 @@ from django.contrib import admin
 from django.urls import include, path
 
 from accounts import views as account_views
+from games.api import api
 
 urlpatterns = [
     path("", account_views.home, name="home"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),
+    path("games/", include("games.urls")),
+    path("api/", api.urls),
     path("", include("accounts.urls")),
 ]

@@ -1,5 +1,7 @@
 """WebSocket routes."""
 
-from django.urls import path  # noqa: F401
+from django.urls import path
 
-websocket_urlpatterns: list = []
+from games.consumers import GameConsumer
+
+websocket_urlpatterns = [path("ws/games/<int:game_id>/", GameConsumer.as_asgi())]

@@ -1,0 +1,27 @@
+"""After a commit, tell every socket watching a game that it changed. Never send the state:
+each consumer renders its own seat's view."""
+
+from __future__ import annotations
+
+import logging
+
+from asgiref.sync import async_to_sync
+from channels.layers import get_channel_layer
+
+log = logging.getLogger(__name__)
+
+
+def group_name(game_id: int) -> str:
+    return f"game-{game_id}"
+
+
+def notify_game_changed(game_id: int, version: int) -> None:
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(
+            group_name(game_id), {"type": "game.changed", "version": version}
+        )
+    except Exception:  # a lost ping costs a refresh, never a move
+        log.exception("broadcast failed for game %s", game_id)

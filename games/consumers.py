@@ -1,0 +1,75 @@
+"""The game socket: each connection gets its own seat's view, never anyone else's.
+
+The group only ever carries "changed, version N"; on that ping each consumer renders the
+view for its own user. Moves sent over the socket go through the same service as HTTP;
+errors go back to the sender only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from channels.db import database_sync_to_async
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
+
+from games import selectors, services
+from games.broadcast import group_name
+from games.errors import GameError, StaleVersion
+from games.models import Game
+
+
+def _load_payload(game_id: int, user: Any) -> dict[str, Any] | None:
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    if game is None or not selectors.can_view(game, user):
+        return None
+    return selectors.game_payload(game, user)
+
+
+def _act(game_id: int, user: Any, content: dict[str, Any]) -> dict[str, Any]:
+    try:
+        services.act(
+            user,
+            game_id,
+            content.get("version"),
+            content.get("action"),
+            str(content.get("key") or ""),
+        )
+    except StaleVersion as exc:
+        return {"type": "error", "error": exc.message, "code": exc.code, "version": exc.version}
+    except GameError as exc:
+        return {"type": "error", "error": exc.message, "code": exc.code}
+    return {"type": "ok"}
+
+
+class GameConsumer(AsyncJsonWebsocketConsumer):
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
+        if payload is None:
+            await self.close(code=4404)
+            return
+        self.group = group_name(self.game_id)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+        await self.send_json({"type": "state", "version": payload["version"], "game": payload})
+
+    async def disconnect(self, code: int) -> None:
+        if hasattr(self, "group"):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def game_changed(self, message: dict[str, Any]) -> None:
+        payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
+        if payload is None:
+            await self.close(code=4404)
+            return
+        await self.send_json({"type": "state", "version": payload["version"], "game": payload})
+
+    async def receive_json(self, content: Any, **kwargs: Any) -> None:
+        if not isinstance(content, dict):
+            await self.send_json(
+                {"type": "error", "error": "Send a JSON object.", "code": "malformed"}
+            )
+            return
+        reply = await database_sync_to_async(_act)(self.game_id, self.user, content)
+        await self.send_json(reply)

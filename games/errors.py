@@ -1,0 +1,47 @@
+"""Errors the game services raise; each carries a stable code, a readable message and an HTTP status."""
+
+from __future__ import annotations
+
+from django.utils.translation import gettext_lazy as _
+
+
+class GameError(Exception):
+    status = 400
+    code = "bad_request"
+
+    def __init__(self, message: object, code: str | None = None) -> None:
+        super().__init__(str(message))
+        self.message = str(message)
+        if code:
+            self.code = code
+
+
+class GameNotFound(GameError):
+    status = 404
+    code = "not_found"
+
+    def __init__(self) -> None:
+        super().__init__(_("There is no such game, or you may not see it."))
+
+
+class NotAllowed(GameError):
+    status = 403
+    code = "forbidden"
+
+
+class NotActive(GameError):
+    status = 409
+    code = "not_active"
+
+
+class StaleVersion(GameError):
+    status = 409
+    code = "stale_version"
+
+    def __init__(self, version: int) -> None:
+        super().__init__(_("The game moved on since you loaded it. Here is the current position."))
+        self.version = version
+
+
+class IllegalMove(GameError):
+    status = 400

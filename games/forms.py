@@ -1,0 +1,41 @@
+from __future__ import annotations
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from accounts.selectors import friends_of
+from games.engines.registry import ENGINES
+from games.models import Game, Pace
+
+
+class NewGameForm(forms.Form):
+    game = forms.ChoiceField(label=_("Game"))
+    seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=6, initial=4)
+    pace = forms.ChoiceField(label=_("Pace"), choices=Pace.choices, initial=Pace.DAILY)
+    move_seconds = forms.IntegerField(
+        label=_("Seconds per move (custom pace)"), required=False, min_value=15
+    )
+    window_seconds = forms.IntegerField(
+        label=_("Seconds for a reaction window"),
+        required=False,
+        min_value=5,
+        help_text=_("Leave empty for the pace's default."),
+    )
+    join_policy = forms.ChoiceField(
+        label=_("Who may join"), choices=Game.JoinPolicy.choices, initial=Game.JoinPolicy.INVITED
+    )
+    allow_spectators = forms.BooleanField(
+        label=_("Friends of players may watch"), required=False, initial=True
+    )
+    bots = forms.IntegerField(label=_("Bots"), min_value=0, max_value=5, initial=0)
+    invite = forms.MultipleChoiceField(
+        label=_("Invite friends"), required=False, widget=forms.CheckboxSelectMultiple
+    )
+
+    def __init__(self, *args: object, user: object, **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = [
+            (slug, f"{engine.name} ({engine.min_players}–{engine.max_players})")
+            for slug, engine in sorted(ENGINES.items())
+        ]
+        self.fields["invite"].choices = [(u.username, u.name) for u in friends_of(user)]

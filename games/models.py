@@ -1,0 +1,185 @@
+"""Tables, seats, the append-only event log and invitations.
+
+The engine's state lives in one JSON column; everything a page filters or sorts on is a real
+column (status, deadline_at, version). Only games.services writes these rows.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+
+
+class Pace(models.TextChoices):
+    LIVE = "live", _("Live: 60 seconds a move")
+    FAST = "fast", _("Fast: 1 hour a move")
+    DAILY = "daily", _("Daily: 24 hours a move")
+    RELAXED = "relaxed", _("Relaxed: 3 days a move")
+    CUSTOM = "custom", _("Custom")
+
+
+# (seconds per move, seconds per reaction window) for each preset.
+PACE_SECONDS: dict[str, tuple[int, int]] = {
+    Pace.LIVE: (60, 15),
+    Pace.FAST: (3600, 120),
+    Pace.DAILY: (86400, 3600),
+    Pace.RELAXED: (3 * 86400, 4 * 3600),
+}
+
+
+class Game(models.Model):
+    class Status(models.TextChoices):
+        LOBBY = "lobby", _("waiting for players")
+        ACTIVE = "active", _("in play")
+        FINISHED = "finished", _("finished")
+        ABORTED = "aborted", _("aborted")
+
+    class JoinPolicy(models.TextChoices):
+        INVITED = "invited", _("Invited friends only")
+        FRIENDS = "friends", _("Any of my friends")
+
+    engine = models.CharField(max_length=40)
+    rules_version = models.PositiveIntegerField(default=1)
+    options = models.JSONField(default=dict, blank=True)
+    seats_count = models.PositiveSmallIntegerField()
+    pace = models.CharField(max_length=10, choices=Pace.choices, default=Pace.DAILY)
+    move_seconds = models.PositiveIntegerField()
+    window_seconds = models.PositiveIntegerField()
+    join_policy = models.CharField(
+        max_length=10, choices=JoinPolicy.choices, default=JoinPolicy.INVITED
+    )
+    allow_spectators = models.BooleanField(default=True)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    # The seed is the deck: it never leaves the server before the game ends.
+    seed = models.BigIntegerField()
+    state = models.JSONField(null=True, blank=True)
+    version = models.PositiveIntegerField(default=0)
+    deadline_at = models.DateTimeField(null=True, blank=True)
+    result = models.JSONField(null=True, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["deadline_at"], condition=Q(status="active"), name="game_active_deadline"
+            ),
+            models.Index(fields=["status", "-created_at"], name="game_status_created"),
+        ]
+
+    def __str__(self) -> str:
+        return f"#{self.pk} {self.engine} ({self.status})"
+
+    @property
+    def is_over(self) -> bool:
+        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+
+class Seat(models.Model):
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="seats",
+    )
+    is_bot = models.BooleanField(default=False)
+    bot_reason = models.CharField(
+        max_length=20, blank=True
+    )  # "filled", "timeouts", "admin", "banned"
+    joined_at = models.DateTimeField(default=timezone.now)
+    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    last_seen_version = models.PositiveIntegerField(default=0)
+
+    class Meta:
+        ordering = ["index"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "index"], name="one_seat_per_index"),
+            models.UniqueConstraint(
+                fields=["game", "user"], condition=Q(user__isnull=False), name="one_seat_per_user"
+            ),
+        ]
+        indexes = [models.Index(fields=["user", "game"], name="seat_user_game")]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} seat {self.index}"
+
+    @property
+    def name(self) -> str:
+        if self.is_bot and self.user is None:
+            return f"Bot {self.index + 1}"
+        name = self.user.name if self.user else f"Seat {self.index + 1}"
+        return f"{name} (bot)" if self.is_bot else name
+
+
+class Event(models.Model):
+    """One applied action and what the engine said happened. Append-only; seq = the version it made."""
+
+    class Reason(models.TextChoices):
+        MOVE = "move", _("move")
+        BOT = "bot", _("bot")
+        TIMEOUT = "timeout", _("timeout")
+        ADMIN = "admin", _("admin")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    seat = models.SmallIntegerField(null=True, blank=True)  # None: the system (a window's deadline)
+    action = models.JSONField()
+    events = models.JSONField(default=list)
+    reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.MOVE)
+    key = models.CharField(max_length=64, blank=True)
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "seq"]
+        constraints = [
+            models.UniqueConstraint(fields=["game", "seq"], name="one_event_per_seq"),
+            models.UniqueConstraint(
+                fields=["game", "actor", "key"],
+                condition=~Q(key=""),
+                name="one_event_per_idempotency_key",
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} #{self.seq}"
+
+
+class Invitation(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", _("pending")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        CANCELLED = "cancelled", _("cancelled")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    from_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    to_user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_invitations"
+    )
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    created_at = models.DateTimeField(default=timezone.now)
+    answered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["game", "to_user"], name="one_invitation_per_user")
+        ]
+        indexes = [models.Index(fields=["to_user", "status"], name="invitation_inbox")]
+
+    def __str__(self) -> str:
+        return f"{self.to_user} to game {self.game_id} ({self.status})"

@@ -1,0 +1,129 @@
+"""Read-only queries: who may see a game, and what exactly each viewer is shown."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Q, QuerySet
+
+from accounts.selectors import friends_of
+from games.engines import registry
+from games.engines.core import Event as EngineEvent
+from games.models import Event, Game, Invitation, Seat
+
+
+def seat_of(game: Game, user: Any) -> Seat | None:
+    if user is None or not user.is_authenticated:
+        return None
+    return next((s for s in game.seats.all() if s.user_id == user.pk), None)
+
+
+def can_view(game: Game, user: Any) -> bool:
+    """Players, invitees, and (if spectating is on) friends of a player. Everyone else: 404."""
+    if user is None or not user.is_authenticated:
+        return False
+    if seat_of(game, user) is not None:
+        return True
+    if game.status == Game.Status.LOBBY:
+        if game.invitations.filter(to_user=user).exists():
+            return True
+        return (
+            game.join_policy == Game.JoinPolicy.FRIENDS
+            and friends_of(user).filter(pk=game.created_by_id).exists()
+        )
+    if not game.allow_spectators:
+        return False
+    players = [s.user_id for s in game.seats.all() if s.user_id]
+    return friends_of(user).filter(pk__in=players).exists()
+
+
+def viewer_seat_index(game: Game, user: Any) -> int | None:
+    seat = seat_of(game, user)
+    return None if seat is None else seat.index
+
+
+def seat_names(game: Game) -> list[str]:
+    return [s.name for s in game.seats.all()]
+
+
+def game_payload(game: Game, user: Any) -> dict[str, Any]:
+    """The API body (and the page's data): the caller's view, moves and whom the game waits on."""
+    seat = viewer_seat_index(game, user)
+    body: dict[str, Any] = {
+        "id": game.pk,
+        "game": game.engine,
+        "status": game.status,
+        "version": game.version,
+        "seat": seat,
+        "players": seat_names(game),
+        "view": None,
+        "legal_actions": [],
+        "waiting_for": None,
+        "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
+        "result": game.result,
+    }
+    if game.state is None:
+        return body
+    engine = registry.get(game.engine)
+    body["view"] = engine.view(game.state, seat)
+    body["waiting_for"] = engine.waiting_for(game.state).to_public_dict()
+    if seat is not None and game.status == Game.Status.ACTIVE:
+        own = next(s for s in game.seats.all() if s.index == seat)
+        if not own.is_bot:
+            body["legal_actions"] = engine.legal_actions(game.state, seat)
+    return body
+
+
+def events_for(game: Game, user: Any, after: int = 0) -> list[dict[str, Any]]:
+    """The log as the caller's seat may see it; everything once the game is over."""
+    seat = viewer_seat_index(game, user)
+    reveal = game.is_over
+    rows = []
+    for row in Event.objects.filter(game=game, seq__gt=after).order_by("seq"):
+        visible = []
+        for raw in row.events:
+            event = EngineEvent.from_dict(raw)
+            if reveal or event.visible_to(seat):
+                visible.append({"kind": event.kind, "data": dict(event.data)})
+        # Who acted is not shown: a cheat or a secret answer must stay anonymous. The engine's
+        # events say publicly whatever the rules make public.
+        entry: dict[str, Any] = {
+            "seq": row.seq,
+            "created": row.created_at.isoformat(),
+            "events": visible,
+        }
+        if reveal:
+            entry.update(
+                seat=row.seat, reason=row.reason, action=row.action
+            )  # every bluff, at the end
+        rows.append(entry)
+    return rows
+
+
+def games_for_user(user: Any) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(seats__user=user)
+        .distinct()
+        .select_related("created_by")
+        .prefetch_related("seats__user")
+        .order_by("-created_at")
+    )
+
+
+def invitations_for(user: Any) -> QuerySet[Invitation]:
+    return Invitation.objects.filter(
+        to_user=user, status=Invitation.Status.PENDING, game__status=Game.Status.LOBBY
+    ).select_related("game", "from_user")
+
+
+def waiting_on(game: Game, seat: int | None) -> bool:
+    if game.state is None or seat is None or game.status != Game.Status.ACTIVE:
+        return False
+    engine = registry.get(game.engine)
+    return seat in engine.waiting_for(game.state).seats and bool(
+        engine.legal_actions(game.state, seat)
+    )
+
+
+def visible_games(user: Any) -> QuerySet[Game]:
+    return Game.objects.filter(Q(seats__user=user) | Q(invitations__to_user=user)).distinct()

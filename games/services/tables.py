@@ -1,0 +1,242 @@
+"""Tables before play: create, invite, answer, join, start, cancel."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from accounts.selectors import are_friends, has_blocked
+from games.engines import registry
+from games.errors import GameError, NotActive, NotAllowed
+from games.models import PACE_SECONDS, Game, Invitation, Pace, Seat
+from games.services.play import _store, lock_game, settle_bots
+
+MIN_MOVE_SECONDS = 15
+MAX_MOVE_SECONDS = 14 * 86400
+
+
+def resolve_pace(
+    pace: str, move_seconds: int | None, window_seconds: int | None
+) -> tuple[int, int]:
+    if pace not in Pace.values:
+        raise GameError(_("Unknown pace."), "bad_pace")
+    if pace == Pace.CUSTOM:
+        if not move_seconds:
+            raise GameError(_("A custom pace needs the seconds per move."), "bad_pace")
+        window = window_seconds or max(MIN_MOVE_SECONDS, min(move_seconds // 4, 3600))
+    else:
+        move_seconds, window = PACE_SECONDS[pace]
+        window = window_seconds or window
+    if not MIN_MOVE_SECONDS <= move_seconds <= MAX_MOVE_SECONDS or not 5 <= window <= move_seconds:
+        raise GameError(
+            _(
+                "Seconds per move must be between 15 seconds and 14 days, "
+                "and a reaction window between 5 seconds and one move."
+            ),
+            "bad_pace",
+        )
+    return move_seconds, window
+
+
+def _free_index(game: Game) -> int | None:
+    taken = set(game.seats.values_list("index", flat=True))
+    free = [i for i in range(game.seats_count) if i not in taken]
+    return free[0] if free else None
+
+
+def _invite(creator: User, game: Game, usernames: list[str]) -> list[Invitation]:
+    made = []
+    for username in usernames:
+        invitee = User.objects.filter(username__iexact=username.strip()).first()
+        if invitee is None or invitee.pk == creator.pk:
+            raise GameError(
+                _("%(name)s is not a player you can invite.") % {"name": username}, "bad_invitee"
+            )
+        if not are_friends(creator, invitee):
+            raise GameError(
+                _("You can only invite friends; %(name)s is not on your list.")
+                % {"name": username},
+                "not_friends",
+            )
+        if has_blocked(invitee, creator) or has_blocked(creator, invitee):
+            continue  # a blocked player is not told: the invitation simply never arrives
+        invitation, created = Invitation.objects.get_or_create(
+            game=game, to_user=invitee, defaults={"from_user": creator}
+        )
+        if not created and invitation.status != Invitation.Status.PENDING:
+            invitation.status = Invitation.Status.PENDING
+            invitation.answered_at = None
+            invitation.save(update_fields=["status", "answered_at"])
+        made.append(invitation)
+    return made
+
+
+@transaction.atomic
+def game_create(
+    creator: User,
+    *,
+    engine: str,
+    seats: int,
+    pace: str = Pace.DAILY,
+    move_seconds: int | None = None,
+    window_seconds: int | None = None,
+    bots: int = 0,
+    invite: list[str] | None = None,
+    join_policy: str = Game.JoinPolicy.INVITED,
+    allow_spectators: bool = True,
+    options: dict[str, Any] | None = None,
+) -> Game:
+    if engine not in registry.ENGINES:
+        raise GameError(_("Unknown game."), "bad_game")
+    rules = registry.get(engine)
+    if not isinstance(seats, int) or not rules.min_players <= seats <= rules.max_players:
+        raise GameError(
+            _("%(game)s is for %(low)d to %(high)d players.")
+            % {"game": rules.name, "low": rules.min_players, "high": rules.max_players},
+            "bad_seats",
+        )
+    if not isinstance(bots, int) or not 0 <= bots <= seats - 1:
+        raise GameError(_("Bots can fill at most every seat but yours."), "bad_bots")
+    if join_policy not in Game.JoinPolicy.values:
+        raise GameError(_("Unknown join policy."), "bad_join_policy")
+    invite = [name for name in (invite or []) if name.strip()]
+    if len(invite) > seats - 1 - bots:
+        raise GameError(_("More invitations than free seats."), "too_many_invitations")
+    move, window = resolve_pace(pace, move_seconds, window_seconds)
+    game = Game.objects.create(
+        engine=engine,
+        rules_version=rules.rules_version,
+        options=options or {},
+        seats_count=seats,
+        pace=pace,
+        move_seconds=move,
+        window_seconds=window,
+        join_policy=join_policy,
+        allow_spectators=allow_spectators,
+        seed=0,
+        created_by=creator,
+    )
+    Seat.objects.create(game=game, index=0, user=creator)
+    for index in range(1, bots + 1):
+        Seat.objects.create(game=game, index=index, is_bot=True, bot_reason="filled")
+    _invite(creator, game, invite)
+    return game
+
+
+def _lobby(game_id: int) -> Game:
+    game = lock_game(game_id)
+    if game.status != Game.Status.LOBBY:
+        raise NotActive(_("This table has already started or was cancelled."))
+    return game
+
+
+@transaction.atomic
+def game_invite(creator: User, game_id: int, usernames: list[str]) -> list[Invitation]:
+    game = _lobby(game_id)
+    if game.created_by_id != creator.pk:
+        raise NotAllowed(_("Only the table's creator can invite."))
+    pending = game.invitations.filter(status=Invitation.Status.PENDING).count()
+    free = game.seats_count - game.seats.count()
+    if len(usernames) + pending > free:
+        raise GameError(_("More invitations than free seats."), "too_many_invitations")
+    return _invite(creator, game, usernames)
+
+
+def _seat(game: Game, user: User) -> Seat:
+    if game.seats.filter(user=user).exists():
+        raise GameError(_("You already have a seat at this table."), "already_seated")
+    index = _free_index(game)
+    if index is None:
+        raise GameError(_("This table is full."), "table_full")
+    return Seat.objects.create(game=game, index=index, user=user)
+
+
+def may_join(game: Game, user: User) -> bool:
+    if game.invitations.filter(to_user=user, status=Invitation.Status.PENDING).exists():
+        return True
+    creator = game.created_by
+    return (
+        game.join_policy == Game.JoinPolicy.FRIENDS
+        and are_friends(creator, user)
+        and not has_blocked(creator, user)
+    )
+
+
+@transaction.atomic
+def game_join(user: User, game_id: int) -> Seat:
+    game = _lobby(game_id)
+    if not may_join(game, user):
+        raise NotAllowed(_("You need an invitation to join this table."))
+    seat = _seat(game, user)
+    game.invitations.filter(to_user=user).update(
+        status=Invitation.Status.ACCEPTED, answered_at=timezone.now()
+    )
+    return seat
+
+
+@transaction.atomic
+def invitation_decline(user: User, game_id: int) -> None:
+    game = _lobby(game_id)
+    updated = game.invitations.filter(to_user=user, status=Invitation.Status.PENDING).update(
+        status=Invitation.Status.DECLINED, answered_at=timezone.now()
+    )
+    if not updated:
+        raise GameError(_("You have no open invitation to this table."), "no_invitation")
+
+
+@transaction.atomic
+def game_start(user: User, game_id: int, fill_with_bots: bool = True) -> Game:
+    game = _lobby(game_id)
+    if game.created_by_id != user.pk:
+        raise NotAllowed(_("Only the table's creator can start the game."))
+    missing = game.seats_count - game.seats.count()
+    if missing and not fill_with_bots:
+        raise GameError(_("The table is not full yet."), "not_full")
+    while (index := _free_index(game)) is not None:
+        Seat.objects.create(game=game, index=index, is_bot=True, bot_reason="filled")
+    game.invitations.filter(status=Invitation.Status.PENDING).update(
+        status=Invitation.Status.CANCELLED, answered_at=timezone.now()
+    )
+    engine = registry.get(game.engine)
+    game.seed = secrets.randbits(62)
+    game.status = Game.Status.ACTIVE
+    game.started_at = timezone.now()
+    Game.objects.filter(pk=game.pk).update(
+        seed=game.seed, status=game.status, started_at=game.started_at
+    )
+    state = engine.setup(game.seats_count, game.options, game.seed)
+    locked_version = game.version
+    state = settle_bots(game, engine, state)
+    _store(game, engine, state, locked_version)
+    return game
+
+
+@transaction.atomic
+def game_cancel(user: User, game_id: int) -> None:
+    game = _lobby(game_id)
+    if game.created_by_id != user.pk:
+        raise NotAllowed(_("Only the table's creator can cancel it."))
+    game.invitations.filter(status=Invitation.Status.PENDING).update(
+        status=Invitation.Status.CANCELLED
+    )
+    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED, finished_at=timezone.now())
+
+
+def open_tables_of_friends(user: User) -> Any:
+    from accounts.selectors import friends_of
+
+    return (
+        Game.objects.filter(
+            status=Game.Status.LOBBY,
+            join_policy=Game.JoinPolicy.FRIENDS,
+            created_by__in=friends_of(user),
+        )
+        .exclude(Q(seats__user=user))
+        .distinct()
+    )

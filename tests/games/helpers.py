@@ -1,0 +1,49 @@
+"""Drives whole games through the service layer, the pages and the API."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+from typing import Any
+
+from games.engines import registry
+from games.models import Game, Seat
+from games.replays import rebuild
+
+CSRF = re.compile(
+    r'name="csrfmiddlewaretoken" value="[^"]*"|name="key" value="[^"]*"|csrftoken=[^;"]*'
+)
+
+
+def strip_tokens(html: str) -> str:
+    return CSRF.sub("", html)
+
+
+def seat_users(game: Game) -> dict[int, Any]:
+    return {
+        s.index: s.user for s in Seat.objects.filter(game=game, is_bot=False).select_related("user")
+    }
+
+
+def next_human_move(game: Game, rng: random.Random) -> tuple[int, dict[str, Any]] | None:
+    """A sensible legal move for a human seat the game waits on, chosen by the engine's bot."""
+    engine = registry.get(game.engine)
+    humans = seat_users(game)
+    waiting = engine.waiting_for(game.state)
+    owed = [s for s in waiting.seats if s in humans and engine.legal_actions(game.state, s)]
+    if not owed:
+        return None
+    seat = rng.choice(owed)
+    return seat, engine.bot_action(game.state, seat, rng)
+
+
+def form_fields(action: dict[str, Any], version: int, key: str) -> dict[str, str]:
+    fields = {"type": action["type"], "version": str(version), "key": key}
+    fields.update({f"f_{k}": json.dumps(v) for k, v in action.items() if k != "type"})
+    return fields
+
+
+def assert_replays(game: Game) -> None:
+    game.refresh_from_db()
+    assert json.dumps(rebuild(game), sort_keys=True) == json.dumps(game.state, sort_keys=True)
