@@ -1,26 +1,32 @@
-"""Uses a signed-in player's preferred language unless they chose one for this session."""
+"""Per-request bookkeeping for signed-in players: their language, and when they were last seen."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+
+from accounts.services import user_touch_last_seen
 
 LANGUAGE_SESSION_KEY = "_language"
 
 
 class UserLanguageMiddleware:
+    """Uses a signed-in player's preferred language unless they chose one with the cookie.
+
+    It also records ``last_seen_at`` (the friends page's online placeholder), writing at most
+    once a minute per player.
+    """
+
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         # Runs before LocaleMiddleware, which reads the language cookie.
         user = getattr(request, "user", None)
-        if (
-            user is not None
-            and user.is_authenticated
-            and user.language
-            and "django_language" not in request.COOKIES
-        ):
-            request.COOKIES["django_language"] = user.language
+        if user is not None and user.is_authenticated:
+            if user.language and settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
+                request.COOKIES[settings.LANGUAGE_COOKIE_NAME] = user.language
+            user_touch_last_seen(user)
         return self.get_response(request)

@@ -4,24 +4,31 @@ from __future__ import annotations
 
 import hashlib
 import secrets
+from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import F, Q
+from django.db.models.functions import Greatest, Least
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
-AVATAR_COLOURS = [
-    "#c0392b",
-    "#d35400",
-    "#f39c12",
-    "#27ae60",
-    "#16a085",
-    "#2980b9",
-    "#8e44ad",
-    "#2c3e50",
+# The avatar palette: white initials stay readable on every one of these.
+AVATAR_COLOUR_CHOICES = [
+    ("#c0392b", _("Red")),
+    ("#d35400", _("Pumpkin")),
+    ("#9a7d0a", _("Mustard")),
+    ("#1e8449", _("Green")),
+    ("#117a65", _("Teal")),
+    ("#2980b9", _("Blue")),
+    ("#8e44ad", _("Purple")),
+    ("#2c3e50", _("Midnight")),
 ]
+AVATAR_COLOURS = [value for value, _label in AVATAR_COLOUR_CHOICES]
+
+# A player counts as "online" when a request of theirs was seen this recently.
+ONLINE_WINDOW = timedelta(minutes=5)
 
 
 class EmailPreference(models.TextChoices):
@@ -34,7 +41,9 @@ class User(AbstractUser):
     """The site's user; profile fields live here so every page gets them with one query."""
 
     display_name = models.CharField(_("display name"), max_length=40, blank=True)
-    avatar_colour = models.CharField(_("avatar colour"), max_length=7, default="#2980b9")
+    avatar_colour = models.CharField(
+        _("avatar colour"), max_length=7, choices=AVATAR_COLOUR_CHOICES, default="#2980b9"
+    )
     language = models.CharField(
         _("preferred language"), max_length=8, blank=True, choices=settings.LANGUAGES
     )
@@ -46,9 +55,9 @@ class User(AbstractUser):
         default=EmailPreference.EACH,
     )
     email_reminders = models.BooleanField(_("remind me before a deadline"), default=True)
-    banned_at = models.DateTimeField(null=True, blank=True)
-    ban_reason = models.TextField(blank=True)
-    last_seen_at = models.DateTimeField(null=True, blank=True)
+    banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
+    ban_reason = models.TextField(_("ban reason"), blank=True)
+    last_seen_at = models.DateTimeField(_("last seen"), null=True, blank=True)
 
     @property
     def name(self) -> str:
@@ -63,6 +72,11 @@ class User(AbstractUser):
     @property
     def is_banned(self) -> bool:
         return self.banned_at is not None
+
+    @property
+    def is_online(self) -> bool:
+        """Placeholder presence: seen within the last few minutes (see ONLINE_WINDOW)."""
+        return self.last_seen_at is not None and timezone.now() - self.last_seen_at < ONLINE_WINDOW
 
 
 class ApiToken(models.Model):
@@ -94,6 +108,13 @@ class ApiToken(models.Model):
 
 
 class FriendRequest(models.Model):
+    """A request from one player to another; at most one pending request per pair of players.
+
+    ``silenced`` marks a request sent by a player whom the recipient has blocked. The sender
+    sees it as an ordinary pending request (so the block stays secret); the recipient never
+    sees it, cannot act on it, and nothing may notify them about it. Unblocking cancels it.
+    """
+
     class Status(models.TextChoices):
         PENDING = "pending", _("pending")
         ACCEPTED = "accepted", _("accepted")
@@ -107,13 +128,16 @@ class FriendRequest(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="received_friend_requests"
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
+    silenced = models.BooleanField(default=False)
     created_at = models.DateTimeField(default=timezone.now)
     answered_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         constraints = [
+            # One pending request per unordered pair: A→B and B→A can't both be pending.
             models.UniqueConstraint(
-                fields=["from_user", "to_user"],
+                Least("from_user", "to_user"),
+                Greatest("from_user", "to_user"),
                 condition=Q(status="pending"),
                 name="one_pending_request_per_pair",
             ),
@@ -165,8 +189,10 @@ class Block(models.Model):
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_per_pair")
+            models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_per_pair"),
+            models.CheckConstraint(condition=~Q(blocker=F("blocked")), name="no_block_of_self"),
         ]
+        indexes = [models.Index(fields=["blocked"])]
 
     def __str__(self) -> str:
         return f"{self.blocker} blocks {self.blocked}"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from accounts.models import Block, Friendship, User
+from accounts.models import ApiToken, Block, FriendRequest, Friendship, User
 
 
 def friends_of(user: User) -> QuerySet[User]:
@@ -23,3 +23,68 @@ def are_friends(a: User, b: User) -> bool:
 def has_blocked(blocker: User, blocked: User) -> bool:
     """True when ``blocker`` blocked ``blocked``: the blocked one may not request or invite."""
     return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+
+
+def find_player(query: str) -> User | None:
+    """An active player by exact username or exact email (both case-insensitive)."""
+    query = query.strip()
+    if not query:
+        return None
+    active = User.objects.filter(is_active=True)
+    if "@" in query:
+        by_email = active.filter(email__iexact=query).order_by("pk").first()
+        if by_email is not None:
+            return by_email
+    exact = active.filter(username=query).first()
+    return exact or active.filter(username__iexact=query).order_by("pk").first()
+
+
+def incoming_requests(user: User) -> QuerySet[FriendRequest]:
+    """Pending requests the player may answer (never the silenced ones: see FriendRequest)."""
+    return (
+        FriendRequest.objects.filter(
+            to_user=user,
+            status=FriendRequest.Status.PENDING,
+            silenced=False,
+            from_user__is_active=True,
+        )
+        .select_related("from_user")
+        .order_by("-created_at")
+    )
+
+
+def outgoing_requests(user: User) -> QuerySet[FriendRequest]:
+    """Pending requests the player sent, silenced ones included so a block stays secret."""
+    return (
+        FriendRequest.objects.filter(from_user=user, status=FriendRequest.Status.PENDING)
+        .select_related("to_user")
+        .order_by("-created_at")
+    )
+
+
+def blocked_by(user: User) -> QuerySet[User]:
+    """The players ``user`` has blocked."""
+    return User.objects.filter(blocks_received__blocker=user).order_by("username")
+
+
+def relationship(viewer: User, other: User) -> str:
+    """How ``viewer`` relates to ``other`` as the viewer may know it.
+
+    One of "self", "blocked" (viewer blocked other), "friends", "outgoing", "incoming", "none".
+    Whether ``other`` blocked the viewer is deliberately not part of the answer.
+    """
+    if viewer.pk == other.pk:
+        return "self"
+    if has_blocked(viewer, other):
+        return "blocked"
+    if are_friends(viewer, other):
+        return "friends"
+    if outgoing_requests(viewer).filter(to_user=other).exists():
+        return "outgoing"
+    if incoming_requests(viewer).filter(from_user=other).exists():
+        return "incoming"
+    return "none"
+
+
+def active_tokens(user: User) -> QuerySet[ApiToken]:
+    return ApiToken.objects.filter(user=user, revoked_at__isnull=True).order_by("-created_at")

@@ -1,18 +1,344 @@
-"""The only code that writes accounts data: friendships, requests, blocks, tokens, bans."""
+"""The only code that writes accounts data: profiles, tokens, friendships, requests, blocks, bans.
+
+Every function runs in one transaction. Bad input raises an ``AccountsError`` subclass carrying
+a stable ``code`` and a translated ``message`` *before* anything is written, so a failed call
+changes nothing. Views turn the error into a message for the player.
+
+Blocking is silent: a player whom the recipient has blocked may still "send" a friend request.
+It is stored with ``silenced=True``: the sender sees an ordinary pending request (and gets the
+ordinary "request sent" message, duplicate check included), while the blocker never sees it,
+cannot be notified about it, and it is cancelled when they unblock. Storing nothing would leak
+the block, because the request would be missing from the sender's outgoing list.
+"""
 
 from __future__ import annotations
 
-from django.db import transaction
+import enum
+from datetime import timedelta
 
-from accounts.models import Friendship, User
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import ApiToken, Block, FriendRequest, Friendship, ModerationLog, User
+
+MAX_ACTIVE_TOKENS = 10
+LAST_SEEN_RESOLUTION = timedelta(minutes=1)
+TOKEN_USE_RESOLUTION = timedelta(minutes=1)
+
+
+class AccountsError(Exception):
+    """A refused request: ``code`` is stable (tests, API), ``message`` is for people."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+class FriendError(AccountsError):
+    pass
+
+
+class TokenError(AccountsError):
+    pass
+
+
+class ModerationError(AccountsError):
+    pass
+
+
+class ModerationAction:
+    BAN = "ban"
+    UNBAN = "unban"
+
+
+class RequestOutcome(enum.Enum):
+    SENT = "sent"
+    BECAME_FRIENDS = "became_friends"
+
+
+# --- Profile ------------------------------------------------------------------------------
+
+PROFILE_FIELDS = (
+    "display_name",
+    "avatar_colour",
+    "language",
+    "time_zone",
+    "email_preference",
+    "email_reminders",
+)
+
+
+@transaction.atomic
+def profile_update(user: User, **changes: object) -> User:
+    unknown = set(changes) - set(PROFILE_FIELDS)
+    if unknown:
+        raise ValueError(f"not profile fields: {sorted(unknown)}")
+    for field, value in changes.items():
+        setattr(user, field, value)
+    user.full_clean(exclude=[f.name for f in User._meta.fields if f.name not in changes])
+    user.save(update_fields=list(changes))
+    return user
+
+
+def user_touch_last_seen(user: User) -> None:
+    """Records that the player is around; at most one write a minute per player."""
+    now = timezone.now()
+    if user.last_seen_at is not None and now - user.last_seen_at < LAST_SEEN_RESOLUTION:
+        return
+    User.objects.filter(pk=user.pk).update(last_seen_at=now)
+    user.last_seen_at = now
+
+
+# --- API tokens ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def api_token_create(user: User, name: str) -> tuple[ApiToken, str]:
+    """Returns the token row and the raw token, which exists nowhere else: show it once."""
+    name = name.strip()
+    if not name:
+        raise TokenError("name_required", _("Give the token a name."))
+    User.objects.select_for_update().filter(pk=user.pk).first()
+    if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_ACTIVE_TOKENS:
+        raise TokenError(
+            "too_many_tokens",
+            _("You already have %(count)d active tokens; revoke one first.")
+            % {"count": MAX_ACTIVE_TOKENS},
+        )
+    raw = ApiToken.generate()
+    token = ApiToken.objects.create(user=user, name=name, prefix=raw[:8], digest=ApiToken.hash(raw))
+    return token, raw
+
+
+@transaction.atomic
+def api_token_revoke(user: User, token: ApiToken) -> ApiToken:
+    token = ApiToken.objects.select_for_update().get(pk=token.pk)
+    if token.user_id != user.pk:
+        raise TokenError("not_yours", _("That token is not yours."))
+    if token.revoked_at is None:
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
+    return token
+
+
+def api_token_touch(token: ApiToken) -> None:
+    """Notes that a token was used; at most one write a minute per token."""
+    now = timezone.now()
+    if token.last_used_at is not None and now - token.last_used_at < TOKEN_USE_RESOLUTION:
+        return
+    ApiToken.objects.filter(pk=token.pk).update(last_used_at=now)
+    token.last_used_at = now
+
+
+# --- Friends ------------------------------------------------------------------------------
 
 
 def _ordered(a: User, b: User) -> tuple[User, User]:
     return (a, b) if a.pk < b.pk else (b, a)
 
 
+def _lock_pair(a: User, b: User) -> None:
+    """Serialises every friendship change between two players (rows locked in id order)."""
+    list(User.objects.select_for_update().filter(pk__in=[a.pk, b.pk]).order_by("pk"))
+
+
+def _pending_between(a: User, b: User):
+    return FriendRequest.objects.filter(
+        Q(from_user=a, to_user=b) | Q(from_user=b, to_user=a),
+        status=FriendRequest.Status.PENDING,
+    )
+
+
+def _friends(a: User, b: User) -> bool:
+    low, high = _ordered(a, b)
+    return Friendship.objects.filter(user_low=low, user_high=high).exists()
+
+
+def _blocked(blocker: User, blocked: User) -> bool:
+    return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+
+
+def _answer(request: FriendRequest, status: str) -> None:
+    request.status = status
+    request.answered_at = timezone.now()
+    request.save(update_fields=["status", "answered_at"])
+
+
 @transaction.atomic
 def friendship_create(a: User, b: User) -> Friendship:
+    """Makes two players friends (demo data, accepted requests); pending requests are settled."""
+    if a.pk == b.pk:
+        raise FriendError("self", _("You cannot befriend yourself."))
+    _lock_pair(a, b)
     low, high = _ordered(a, b)
-    friendship, _ = Friendship.objects.get_or_create(user_low=low, user_high=high)
+    friendship, _created = Friendship.objects.get_or_create(user_low=low, user_high=high)
+    for request in _pending_between(a, b).select_for_update():
+        _answer(request, FriendRequest.Status.ACCEPTED)
     return friendship
+
+
+@transaction.atomic
+def friend_request_send(sender: User, recipient: User) -> tuple[RequestOutcome, FriendRequest]:
+    """Sends a request, or accepts the recipient's pending request to the sender (mutual)."""
+    if sender.pk == recipient.pk:
+        raise FriendError("self", _("You cannot send a friend request to yourself."))
+    if not recipient.is_active:
+        raise FriendError("unknown_user", _("There is no player with that username or email."))
+    _lock_pair(sender, recipient)
+    if _blocked(sender, recipient):
+        raise FriendError(
+            "you_blocked",
+            _("You have blocked %(name)s. Unblock them first.") % {"name": recipient.name},
+        )
+    if _friends(sender, recipient):
+        raise FriendError(
+            "already_friends", _("You and %(name)s are already friends.") % {"name": recipient.name}
+        )
+    pending = _pending_between(sender, recipient).select_for_update().first()
+    if pending is not None and pending.from_user_id == sender.pk:
+        raise FriendError(
+            "duplicate",
+            _("You have already sent %(name)s a friend request.") % {"name": recipient.name},
+        )
+    if pending is not None:
+        # They asked first: asking back means yes.
+        _answer(pending, FriendRequest.Status.ACCEPTED)
+        low, high = _ordered(sender, recipient)
+        Friendship.objects.create(user_low=low, user_high=high)
+        return RequestOutcome.BECAME_FRIENDS, pending
+    request = FriendRequest.objects.create(
+        from_user=sender, to_user=recipient, silenced=_blocked(recipient, sender)
+    )
+    return RequestOutcome.SENT, request
+
+
+def _locked_pending(request: FriendRequest) -> FriendRequest:
+    request = FriendRequest.objects.select_for_update().get(pk=request.pk)
+    if request.status != FriendRequest.Status.PENDING:
+        raise FriendError("not_pending", _("That friend request has already been answered."))
+    return request
+
+
+@transaction.atomic
+def friend_request_accept(user: User, request: FriendRequest) -> Friendship:
+    if request.to_user_id != user.pk or request.silenced:
+        raise FriendError("not_yours", _("That friend request is not addressed to you."))
+    sender = request.from_user
+    _lock_pair(user, sender)
+    request = _locked_pending(request)
+    if not sender.is_active:
+        raise FriendError("unavailable", _("That player is no longer available."))
+    if _blocked(user, sender):
+        raise FriendError(
+            "you_blocked",
+            _("You have blocked %(name)s. Unblock them first.") % {"name": sender.name},
+        )
+    _answer(request, FriendRequest.Status.ACCEPTED)
+    low, high = _ordered(user, sender)
+    friendship, _created = Friendship.objects.get_or_create(user_low=low, user_high=high)
+    return friendship
+
+
+@transaction.atomic
+def friend_request_decline(user: User, request: FriendRequest) -> FriendRequest:
+    if request.to_user_id != user.pk or request.silenced:
+        raise FriendError("not_yours", _("That friend request is not addressed to you."))
+    request = _locked_pending(request)
+    _answer(request, FriendRequest.Status.DECLINED)
+    return request
+
+
+@transaction.atomic
+def friend_request_cancel(user: User, request: FriendRequest) -> FriendRequest:
+    if request.from_user_id != user.pk:
+        raise FriendError("not_yours", _("You did not send that friend request."))
+    request = _locked_pending(request)
+    _answer(request, FriendRequest.Status.CANCELLED)
+    return request
+
+
+@transaction.atomic
+def friendship_remove(user: User, other: User) -> None:
+    _lock_pair(user, other)
+    low, high = _ordered(user, other)
+    deleted, _detail = Friendship.objects.filter(user_low=low, user_high=high).delete()
+    if not deleted:
+        raise FriendError(
+            "not_friends", _("You and %(name)s are not friends.") % {"name": other.name}
+        )
+
+
+@transaction.atomic
+def user_block(user: User, other: User) -> Block:
+    """Blocks ``other``: ends the friendship and every pending request between the two."""
+    if user.pk == other.pk:
+        raise FriendError("self", _("You cannot block yourself."))
+    _lock_pair(user, other)
+    if _blocked(user, other):
+        raise FriendError(
+            "already_blocked", _("You have already blocked %(name)s.") % {"name": other.name}
+        )
+    block = Block.objects.create(blocker=user, blocked=other)
+    low, high = _ordered(user, other)
+    Friendship.objects.filter(user_low=low, user_high=high).delete()
+    for request in _pending_between(user, other).select_for_update():
+        mine = request.from_user_id == user.pk
+        _answer(request, FriendRequest.Status.CANCELLED if mine else FriendRequest.Status.DECLINED)
+    return block
+
+
+@transaction.atomic
+def user_unblock(user: User, other: User) -> None:
+    """Lifts a block. Requests ``other`` sent while blocked are cancelled, never delivered late."""
+    _lock_pair(user, other)
+    deleted, _detail = Block.objects.filter(blocker=user, blocked=other).delete()
+    if not deleted:
+        raise FriendError("not_blocked", _("You have not blocked %(name)s.") % {"name": other.name})
+    for request in FriendRequest.objects.select_for_update().filter(
+        from_user=other, to_user=user, status=FriendRequest.Status.PENDING, silenced=True
+    ):
+        _answer(request, FriendRequest.Status.CANCELLED)
+
+
+# --- Moderation ---------------------------------------------------------------------------
+
+
+@transaction.atomic
+def user_ban(actor: User, user: User, reason: str) -> User:
+    """Deactivates a player (they are signed out and their API tokens stop working)."""
+    reason = reason.strip()
+    if not reason:
+        raise ModerationError("reason_required", _("Give a reason for the ban."))
+    if actor.pk == user.pk:
+        raise ModerationError("self", _("You cannot ban yourself."))
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.banned_at is not None:
+        raise ModerationError(
+            "already_banned", _("%(name)s is already banned.") % {"name": user.username}
+        )
+    user.is_active = False
+    user.banned_at = timezone.now()
+    user.ban_reason = reason
+    user.save(update_fields=["is_active", "banned_at", "ban_reason"])
+    ModerationLog.objects.create(
+        actor=actor, action=ModerationAction.BAN, target_user=user, reason=reason
+    )
+    return user
+
+
+@transaction.atomic
+def user_unban(actor: User, user: User, reason: str = "") -> User:
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.banned_at is None:
+        raise ModerationError("not_banned", _("%(name)s is not banned.") % {"name": user.username})
+    user.is_active = True
+    user.banned_at = None
+    user.ban_reason = ""
+    user.save(update_fields=["is_active", "banned_at", "ban_reason"])
+    ModerationLog.objects.create(
+        actor=actor, action=ModerationAction.UNBAN, target_user=user, reason=reason.strip()
+    )
+    return user

@@ -1,1 +1,31 @@
-urlpatterns: list = []
+"""Profile, API tokens and friends; allauth's own pages are included from config/urls.py."""
+
+from django.urls import path
+
+from accounts import views
+
+urlpatterns = [
+    path("profile/", views.profile, name="profile"),
+    path("profile/tokens/", views.api_token_create, name="api_token_create"),
+    path("profile/tokens/<int:token_id>/revoke/", views.api_token_revoke, name="api_token_revoke"),
+    path("friends/", views.friends, name="friends"),
+    path("friends/requests/", views.friend_request_send, name="friend_request_send"),
+    path(
+        "friends/requests/<int:request_id>/accept/",
+        views.friend_request_accept,
+        name="friend_request_accept",
+    ),
+    path(
+        "friends/requests/<int:request_id>/decline/",
+        views.friend_request_decline,
+        name="friend_request_decline",
+    ),
+    path(
+        "friends/requests/<int:request_id>/cancel/",
+        views.friend_request_cancel,
+        name="friend_request_cancel",
+    ),
+    path("friends/<int:user_id>/remove/", views.friend_remove, name="friend_remove"),
+    path("friends/<int:user_id>/block/", views.block, name="block"),
+    path("friends/<int:user_id>/unblock/", views.unblock, name="unblock"),
+]

@@ -2,9 +2,235 @@
 
 from __future__ import annotations
 
+from django.conf import settings
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import translation
+from django.utils.cache import add_never_cache_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
+
+from accounts import selectors, services
+from accounts.forms import ApiTokenForm, FindPlayerForm, ProfileForm
+from accounts.models import ApiToken, FriendRequest, User
 
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+# --- Profile and API tokens -----------------------------------------------------------------
+
+
+def _render_profile(
+    request: HttpRequest,
+    profile_form: ProfileForm | None = None,
+    token_form: ApiTokenForm | None = None,
+) -> HttpResponse:
+    user = request.user
+    context = {
+        "form": profile_form or ProfileForm.for_user(user),
+        "token_form": token_form or ApiTokenForm(),
+        "tokens": selectors.active_tokens(user),
+    }
+    return render(request, "accounts/profile.html", context)
+
+
+def _set_language_cookie(response: HttpResponse, language: str) -> None:
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def profile(request: HttpRequest) -> HttpResponse:
+    if request.method != "POST":
+        return _render_profile(request)
+    form = ProfileForm.for_user(request.user, data=request.POST)
+    if not form.is_valid():
+        return _render_profile(request, profile_form=form)
+    user = services.profile_update(request.user, **form.cleaned_data)
+    # Say it in the language just chosen, and make the site follow it from the next page on.
+    translation.activate(user.language)
+    messages.success(request, _("Your profile is saved."))
+    response = redirect("profile")
+    _set_language_cookie(response, user.language)
+    return response
+
+
+@login_required
+@require_POST
+def api_token_create(request: HttpRequest) -> HttpResponse:
+    form = ApiTokenForm(request.POST)
+    if not form.is_valid():
+        return _render_profile(request, token_form=form)
+    try:
+        token, raw = services.api_token_create(request.user, form.cleaned_data["name"])
+    except services.TokenError as error:
+        messages.error(request, error.message)
+        return redirect("profile")
+    # The raw token is rendered in this response only: it is never stored, so no redirect.
+    response = render(request, "accounts/token_created.html", {"token": token, "raw": raw})
+    add_never_cache_headers(response)
+    return response
+
+
+@login_required
+@require_POST
+def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+    token = get_object_or_404(ApiToken, pk=token_id, user=request.user, revoked_at__isnull=True)
+    services.api_token_revoke(request.user, token)
+    messages.success(request, _("The token “%(name)s” is revoked.") % {"name": token.name})
+    return redirect("profile")
+
+
+# --- Friends ----------------------------------------------------------------------------------
+
+
+def _render_friends(request: HttpRequest, find_form: FindPlayerForm) -> HttpResponse:
+    user = request.user
+    found = None
+    if find_form.is_bound and find_form.is_valid():
+        player = find_form.cleaned_data["who"]
+        found = {"player": player, "relation": selectors.relationship(user, player)}
+    context = {
+        "find_form": find_form,
+        "found": found,
+        "friends": selectors.friends_of(user),
+        "incoming": selectors.incoming_requests(user),
+        "outgoing": selectors.outgoing_requests(user),
+        "blocked": selectors.blocked_by(user),
+    }
+    return render(request, "accounts/friends.html", context)
+
+
+@login_required
+@require_GET
+def friends(request: HttpRequest) -> HttpResponse:
+    find_form = FindPlayerForm(request.GET) if "who" in request.GET else FindPlayerForm()
+    return _render_friends(request, find_form)
+
+
+@login_required
+@require_POST
+def friend_request_send(request: HttpRequest) -> HttpResponse:
+    form = FindPlayerForm(request.POST)
+    if not form.is_valid():
+        return _render_friends(request, form)
+    other = form.cleaned_data["who"]
+    try:
+        outcome, _request = services.friend_request_send(request.user, other)
+    except services.FriendError as error:
+        messages.error(request, error.message)
+        return redirect("friends")
+    if outcome is services.RequestOutcome.BECAME_FRIENDS:
+        text = _("%(name)s had already asked you, so you are now friends.")
+    else:
+        # Also what a player blocked by the recipient reads: the block stays secret.
+        text = _("Friend request sent to %(name)s.")
+    messages.success(request, text % {"name": other.name})
+    return redirect("friends")
+
+
+def _act(request: HttpRequest, action, success: str, other: User, *args) -> HttpResponse:
+    try:
+        action(request.user, *args)
+    except services.FriendError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, success % {"name": other.name})
+    return redirect("friends")
+
+
+@login_required
+@require_POST
+def friend_request_accept(request: HttpRequest, request_id: int) -> HttpResponse:
+    friend_request = get_object_or_404(
+        FriendRequest.objects.select_related("from_user"),
+        pk=request_id,
+        to_user=request.user,
+        silenced=False,
+    )
+    return _act(
+        request,
+        services.friend_request_accept,
+        _("You and %(name)s are now friends."),
+        friend_request.from_user,
+        friend_request,
+    )
+
+
+@login_required
+@require_POST
+def friend_request_decline(request: HttpRequest, request_id: int) -> HttpResponse:
+    friend_request = get_object_or_404(
+        FriendRequest.objects.select_related("from_user"),
+        pk=request_id,
+        to_user=request.user,
+        silenced=False,
+    )
+    return _act(
+        request,
+        services.friend_request_decline,
+        _("You declined the request from %(name)s."),
+        friend_request.from_user,
+        friend_request,
+    )
+
+
+@login_required
+@require_POST
+def friend_request_cancel(request: HttpRequest, request_id: int) -> HttpResponse:
+    friend_request = get_object_or_404(
+        FriendRequest.objects.select_related("to_user"), pk=request_id, from_user=request.user
+    )
+    return _act(
+        request,
+        services.friend_request_cancel,
+        _("You cancelled your request to %(name)s."),
+        friend_request.to_user,
+        friend_request,
+    )
+
+
+@login_required
+@require_POST
+def friend_remove(request: HttpRequest, user_id: int) -> HttpResponse:
+    other = get_object_or_404(User, pk=user_id)
+    return _act(
+        request,
+        services.friendship_remove,
+        _("%(name)s is no longer on your friends list."),
+        other,
+        other,
+    )
+
+
+@login_required
+@require_POST
+def block(request: HttpRequest, user_id: int) -> HttpResponse:
+    other = get_object_or_404(User, pk=user_id)
+    return _act(
+        request,
+        services.user_block,
+        _("You blocked %(name)s. They can no longer send you requests or invitations."),
+        other,
+        other,
+    )
+
+
+@login_required
+@require_POST
+def unblock(request: HttpRequest, user_id: int) -> HttpResponse:
+    other = get_object_or_404(User, pk=user_id)
+    return _act(request, services.user_unblock, _("You unblocked %(name)s."), other, other)

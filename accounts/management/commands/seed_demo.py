@@ -11,7 +11,7 @@ from accounts.services import friendship_create
 DEMO_PASSWORD = "fibbers-demo"
 DEMO_USERS = [
     ("alice", "Alice", "#c0392b"),
-    ("bob", "Bob", "#27ae60"),
+    ("bob", "Bob", "#1e8449"),
     ("carol", "Carol", "#8e44ad"),
 ]
 

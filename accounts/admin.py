@@ -1,0 +1,214 @@
+"""Moderation: users (ban/unban through services), friendships, requests, blocks, tokens, log.
+
+The admin never writes these tables itself: bans, unbans and token revocations go through
+accounts.services, and the friendship tables are read-only here.
+"""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from accounts import services
+from accounts.models import ApiToken, Block, FriendRequest, Friendship, ModerationLog, User
+
+
+class BanReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Kept in the moderation log and on the user."),
+    )
+
+    def clean_reason(self) -> str:
+        reason = self.cleaned_data["reason"].strip()
+        if not reason:
+            raise forms.ValidationError(_("Give a reason for the ban."))
+        return reason
+
+
+class BannedFilter(admin.SimpleListFilter):
+    title = _("banned")
+    parameter_name = "banned"
+
+    def lookups(self, request, model_admin):
+        return [("yes", _("Yes")), ("no", _("No"))]
+
+    def queryset(self, request, queryset):
+        if self.value() == "yes":
+            return queryset.filter(banned_at__isnull=False)
+        if self.value() == "no":
+            return queryset.filter(banned_at__isnull=True)
+        return queryset
+
+
+class ReadOnlyAdmin(admin.ModelAdmin):
+    """Viewable by staff; changed only through services (or deleted by a superuser)."""
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False
+
+
+@admin.register(User)
+class UserAdmin(DjangoUserAdmin):
+    list_display = (
+        "username",
+        "email",
+        "display_name",
+        "is_active",
+        "is_staff",
+        "banned_at",
+        "last_seen_at",
+        "date_joined",
+    )
+    list_filter = ("is_active", "is_staff", BannedFilter, "is_superuser")
+    search_fields = ("username", "email", "display_name")
+    ordering = ("username",)
+    readonly_fields = ("banned_at", "ban_reason", "last_seen_at", "last_login", "date_joined")
+    fieldsets = (
+        *DjangoUserAdmin.fieldsets,
+        (
+            _("Profile"),
+            {
+                "fields": (
+                    "display_name",
+                    "avatar_colour",
+                    "language",
+                    "time_zone",
+                    "email_preference",
+                    "email_reminders",
+                    "last_seen_at",
+                )
+            },
+        ),
+        (_("Ban"), {"fields": ("banned_at", "ban_reason")}),
+    )
+    actions = ["ban_users", "unban_users"]
+
+    def get_readonly_fields(self, request, obj=None):
+        # is_active follows bans; flipping it by hand would leave no moderation log row.
+        return (*super().get_readonly_fields(request, obj), "is_active")
+
+    @admin.action(description=_("Ban selected users…"), permissions=["change"])
+    def ban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        form = BanReasonForm(request.POST if "apply" in request.POST else None)
+        if "apply" in request.POST and form.is_valid():
+            done, refused = 0, []
+            for user in queryset:
+                try:
+                    services.user_ban(request.user, user, form.cleaned_data["reason"])
+                    done += 1
+                except services.ModerationError as error:
+                    refused.append(error.message)
+            if done:
+                self.message_user(
+                    request,
+                    ngettext("Banned %(count)d user.", "Banned %(count)d users.", done)
+                    % {"count": done},
+                    messages.SUCCESS,
+                )
+            for message in refused:
+                self.message_user(request, message, messages.WARNING)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Ban users"),
+            "opts": self.model._meta,
+            "queryset": queryset,
+            "form": form,
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            "action": "ban_users",
+        }
+        return TemplateResponse(request, "accounts/admin/ban_users.html", context)
+
+    @admin.action(description=_("Unban selected users"), permissions=["change"])
+    def unban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
+        done = 0
+        for user in queryset:
+            try:
+                services.user_unban(request.user, user)
+                done += 1
+            except services.ModerationError as error:
+                self.message_user(request, error.message, messages.WARNING)
+        if done:
+            self.message_user(
+                request,
+                ngettext("Unbanned %(count)d user.", "Unbanned %(count)d users.", done)
+                % {"count": done},
+                messages.SUCCESS,
+            )
+
+
+@admin.register(FriendRequest)
+class FriendRequestAdmin(ReadOnlyAdmin):
+    list_display = ("from_user", "to_user", "status", "silenced", "created_at", "answered_at")
+    list_filter = ("status", "silenced")
+    search_fields = ("from_user__username", "to_user__username")
+    list_select_related = ("from_user", "to_user")
+    date_hierarchy = "created_at"
+
+
+@admin.register(Friendship)
+class FriendshipAdmin(ReadOnlyAdmin):
+    list_display = ("user_low", "user_high", "created_at")
+    search_fields = ("user_low__username", "user_high__username")
+    list_select_related = ("user_low", "user_high")
+
+
+@admin.register(Block)
+class BlockAdmin(ReadOnlyAdmin):
+    list_display = ("blocker", "blocked", "created_at")
+    search_fields = ("blocker__username", "blocked__username")
+    list_select_related = ("blocker", "blocked")
+
+
+@admin.register(ApiToken)
+class ApiTokenAdmin(ReadOnlyAdmin):
+    list_display = ("name", "user", "prefix", "created_at", "last_used_at", "revoked_at")
+    list_filter = (("revoked_at", admin.EmptyFieldListFilter),)
+    search_fields = ("name", "prefix", "user__username")
+    list_select_related = ("user",)
+    readonly_fields = (
+        "user",
+        "name",
+        "prefix",
+        "digest",
+        "created_at",
+        "last_used_at",
+        "revoked_at",
+    )
+    actions = ["revoke_tokens"]
+
+    @admin.action(description=_("Revoke selected tokens"), permissions=["delete"])
+    def revoke_tokens(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
+        count = 0
+        for token in queryset.select_related("user").filter(revoked_at__isnull=True):
+            services.api_token_revoke(token.user, token)
+            count += 1
+        self.message_user(
+            request,
+            ngettext("Revoked %(count)d token.", "Revoked %(count)d tokens.", count)
+            % {"count": count},
+        )
+
+
+@admin.register(ModerationLog)
+class ModerationLogAdmin(ReadOnlyAdmin):
+    list_display = ("created_at", "action", "actor", "target_user", "game_id", "reason")
+    list_filter = ("action",)
+    search_fields = ("actor__username", "target_user__username", "reason")
+    list_select_related = ("actor", "target_user")
+    date_hierarchy = "created_at"
+
+    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+        return False

@@ -1,0 +1,95 @@
+"""Forms validate input only; views pass the cleaned data to accounts.services."""
+
+from __future__ import annotations
+
+import zoneinfo
+from functools import cache
+
+from django import forms
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext_lazy as _
+
+from accounts import selectors
+from accounts.models import AVATAR_COLOUR_CHOICES, EmailPreference, User
+
+
+@cache
+def time_zone_choices() -> list[tuple[str, str]]:
+    zones = sorted(zone for zone in zoneinfo.available_timezones() if "/" in zone or zone == "UTC")
+    return [(zone, zone.replace("_", " ")) for zone in zones]
+
+
+class ProfileForm(forms.Form):
+    display_name = forms.CharField(
+        label=_("Display name"),
+        max_length=40,
+        required=False,
+        help_text=_("Shown to other players instead of your username. Leave empty to use it."),
+    )
+    avatar_colour = forms.ChoiceField(
+        label=_("Avatar colour"), choices=AVATAR_COLOUR_CHOICES, widget=forms.RadioSelect
+    )
+    language = forms.ChoiceField(label=_("Preferred language"), choices=settings.LANGUAGES)
+    time_zone = forms.ChoiceField(
+        label=_("Time zone"),
+        choices=time_zone_choices,
+        help_text=_("Deadlines and times are shown in this time zone."),
+    )
+    email_preference = forms.ChoiceField(
+        label=_("Game emails"), choices=EmailPreference.choices, widget=forms.RadioSelect
+    )
+    email_reminders = forms.BooleanField(
+        label=_("Remind me by email before a turn deadline"), required=False
+    )
+
+    def clean_display_name(self) -> str:
+        return " ".join(self.cleaned_data["display_name"].split())
+
+    @classmethod
+    def for_user(cls, user: User, data=None) -> ProfileForm:
+        current = translation.get_language()
+        if current not in dict(settings.LANGUAGES):
+            current = settings.LANGUAGE_CODE
+        initial = {
+            "display_name": user.display_name,
+            "avatar_colour": user.avatar_colour,
+            "language": user.language or current,
+            "time_zone": user.time_zone,
+            "email_preference": user.email_preference,
+            "email_reminders": user.email_reminders,
+        }
+        return cls(data=data, initial=initial)
+
+
+class ApiTokenForm(forms.Form):
+    name = forms.CharField(
+        label=_("Token name"),
+        max_length=60,
+        help_text=_("Something to recognise it by, such as “my bot” or “laptop script”."),
+    )
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"].strip()
+        if not name:
+            raise forms.ValidationError(_("Give the token a name."), code="required")
+        return name
+
+
+class FindPlayerForm(forms.Form):
+    """Finds one player by exact username or exact email address."""
+
+    who = forms.CharField(
+        label=_("Username or email"),
+        max_length=254,
+        help_text=_("Type their exact username or the exact email address they signed up with."),
+        widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
+    )
+
+    def clean_who(self) -> User:
+        player = selectors.find_player(self.cleaned_data["who"])
+        if player is None:
+            raise forms.ValidationError(
+                _("There is no player with that username or email."), code="unknown_user"
+            )
+        return player

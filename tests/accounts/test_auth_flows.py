@@ -1,0 +1,152 @@
+"""allauth flows end to end: signup, verification, login, password reset, email change, limits."""
+
+from __future__ import annotations
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.core import mail
+from django.urls import reverse
+
+from accounts.models import User
+from tests.accounts.conftest import link_in
+
+PASSWORD = "a-long-test-password"
+NEW_PASSWORD = "another-long-password-42"
+
+pytestmark = pytest.mark.django_db
+
+
+def signup(client, username="dora", email="dora@example.com"):
+    return client.post(
+        reverse("account_signup"),
+        {"username": username, "email": email, "password1": PASSWORD, "password2": PASSWORD},
+    )
+
+
+def login(client, login, password=PASSWORD):
+    return client.post(reverse("account_login"), {"login": login, "password": password})
+
+
+def is_logged_in(client) -> bool:
+    return "_auth_user_id" in client.session
+
+
+def test_signup_sends_a_verification_email_and_does_not_log_in(client):
+    response = signup(client)
+
+    assert response.status_code == 302
+    assert response.url == reverse("account_email_verification_sent")
+    assert not is_logged_in(client)
+    user = User.objects.get(username="dora")
+    assert not EmailAddress.objects.get(user=user).verified
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == ["dora@example.com"]
+
+
+def test_unverified_user_cannot_log_in(client):
+    signup(client)
+    client.logout()
+
+    response = login(client, "dora")
+
+    assert response.status_code == 302
+    assert response.url == reverse("account_email_verification_sent")
+    assert not is_logged_in(client)
+
+
+def test_signup_verify_then_log_in(client):
+    signup(client)
+    confirm_url = link_in(mail.outbox[0].body, "/accounts/confirm-email/")
+
+    page = client.get(confirm_url)
+    assert page.status_code == 200
+    assert b"dora@example.com" in page.content
+    confirmed = client.post(confirm_url)
+    assert confirmed.status_code == 302
+    assert EmailAddress.objects.get(email="dora@example.com").verified
+
+    client.logout()
+    assert login(client, "dora", "wrong-password").status_code == 200
+    assert not is_logged_in(client)
+    response = login(client, "dora@example.com")
+    assert response.status_code == 302
+    assert response.url == "/"
+    assert is_logged_in(client)
+    assert client.session["_auth_user_id"] == str(User.objects.get(username="dora").pk)
+
+
+def test_password_reset_end_to_end(client, alice):
+    response = client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    reset_url = link_in(mail.outbox[0].body, "/accounts/password/reset/key/")
+
+    form_page = client.get(reset_url, follow=True)
+    assert form_page.status_code == 200
+    set_password_url = form_page.redirect_chain[-1][0]
+    done = client.post(set_password_url, {"password1": NEW_PASSWORD, "password2": NEW_PASSWORD})
+    assert done.status_code == 302
+
+    alice.refresh_from_db()
+    assert alice.check_password(NEW_PASSWORD)
+    assert not alice.check_password(PASSWORD)
+    client.logout()
+    assert login(client, "alice", PASSWORD).status_code == 200
+    assert not is_logged_in(client)
+    assert login(client, "alice", NEW_PASSWORD).status_code == 302
+    assert is_logged_in(client)
+
+
+def test_password_reset_for_unknown_email_sends_nothing_useful(client, alice):
+    client.post(reverse("account_reset_password"), {"email": "nobody@example.com"})
+    # allauth mails an "unknown account" notice, never a reset link.
+    assert all("/accounts/password/reset/key/" not in m.body for m in mail.outbox)
+    alice.refresh_from_db()
+    assert alice.check_password(PASSWORD)
+
+
+def test_change_email_needs_verification_of_the_new_address(client, alice):
+    client.force_login(alice)
+    response = client.post(
+        reverse("account_email"), {"action_add": "", "email": "alice.new@example.com"}
+    )
+    assert response.status_code == 302
+    assert len(mail.outbox) == 1
+    assert mail.outbox[0].to == ["alice.new@example.com"]
+    alice.refresh_from_db()
+    assert alice.email == "alice@example.com"  # not until the new address is verified
+
+    confirm_url = link_in(mail.outbox[0].body, "/accounts/confirm-email/")
+    assert client.post(confirm_url).status_code == 302
+
+    alice.refresh_from_db()
+    assert alice.email == "alice.new@example.com"
+    addresses = list(EmailAddress.objects.filter(user=alice).values_list("email", "primary"))
+    assert addresses == [("alice.new@example.com", True)]
+
+
+def test_failed_logins_are_rate_limited(client, alice, settings):
+    # A cache of our own in Redis, so that other test runs clearing theirs can't reset it.
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": "redis://127.0.0.1:6379/14",
+            "KEY_PREFIX": "accounts-ratelimit-test",
+        }
+    }
+    from django.core.cache import cache
+
+    cache.clear()
+    for _attempt in range(5):
+        response = login(client, "alice", "wrong-password")
+        assert response.status_code == 200
+        assert "Too many failed login attempts" not in response.content.decode()
+
+    response = login(client, "alice", "wrong-password")
+    assert "Too many failed login attempts" in response.content.decode()
+    # Even the right password is refused while the limit holds.
+    response = login(client, "alice", PASSWORD)
+    assert response.status_code == 200
+    assert "Too many failed login attempts" in response.content.decode()
+    assert not is_logged_in(client)
+    cache.clear()
