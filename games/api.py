@@ -10,8 +10,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.http import HttpRequest
-from django.shortcuts import get_object_or_404
 from ninja import NinjaAPI, Schema
+from ninja.responses import Status
 from ninja.security import APIKeyCookie, HttpBearer
 
 from games import selectors, services
@@ -88,8 +88,8 @@ class Error(Schema):
 
 
 def _visible(request: HttpRequest, game_id: int) -> Game:
-    game = get_object_or_404(Game.objects.prefetch_related("seats__user"), pk=game_id)
-    if not selectors.can_view(game, request.auth):
+    game = Game.objects.prefetch_related("seats__user").filter(pk=game_id).first()
+    if game is None or not selectors.can_view(game, request.auth):
         raise GameNotFound()
     return game
 
@@ -108,7 +108,7 @@ def create_game(request: HttpRequest, body: CreateIn) -> Any:
         join_policy=body.join_policy,
         allow_spectators=body.allow_spectators,
     )
-    return 201, {"id": game.pk}
+    return Status(201, {"id": game.pk})
 
 
 @api.post("/games/{game_id}/join", summary="Take a seat (invited, or a friend of the creator)")

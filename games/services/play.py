@@ -13,6 +13,7 @@ from typing import Any
 
 from django.db import transaction
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from games import broadcast, clock
 from games.engines import registry
@@ -87,7 +88,7 @@ def _bot_moves(
     everyone: bool = False,
 ) -> State:
     """Applies the moves bots owe now. ``everyone``: every owing bot answers (at a deadline)."""
-    for _ in range(MAX_BOT_STEPS):
+    for _step in range(MAX_BOT_STEPS):
         if engine.result(state) is not None:
             return state
         waiting = engine.waiting_for(state)
@@ -183,6 +184,10 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             )
         except IllegalAction as exc:
             raise IllegalMove(exc.message, exc.code) from None
+        if action not in engine.legal_actions(game.state, seat.index):
+            # The engine accepted a payload with extra or odd fields: only exact moves enter
+            # the log (the transaction rolls the recorded event back).
+            raise IllegalMove(_("That move is not possible now."), "not_legal")
         if seat.consecutive_timeouts:
             Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
         state = settle_bots(game, engine, state)
