@@ -15,6 +15,7 @@ if command -v msgfmt >/dev/null 2>&1 && [ -d locale ]; then
 fi
 .venv/bin/python manage.py migrate --noinput -v 0
 .venv/bin/python manage.py seed_demo
+.venv/bin/python manage.py seed_demo_games
 pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM

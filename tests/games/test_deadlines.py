@@ -1,0 +1,105 @@
+"""Deadlines with a real Celery worker and beat on Redis (no eager mode)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from games import services, tasks
+from games.engines import registry
+from games.models import Event, Game, Seat
+from tests.games.worker import Worker, flush_broker, wait_for
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+@pytest.fixture
+def worker(tmp_path):
+    flush_broker()
+    proc = Worker(tmp_path)
+    proc.start()
+    yield proc
+    proc.stop()
+
+
+def _due_in(game: Game, seconds: float) -> Game:
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() + timedelta(seconds=seconds))
+    game.refresh_from_db()
+    return game
+
+
+def test_a_turn_deadline_fires_through_the_worker_and_the_bot_moves_for_the_seat(started, worker):
+    game = started("cockroach-poker-royal")
+    engine = registry.get(game.engine)
+    waiting_seat = engine.waiting_for(game.state).seats[0]
+    game = _due_in(game, 1.0)
+    tasks.schedule_deadline(game.pk, game.version, 1.0)
+    assert wait_for(lambda: Game.objects.get(pk=game.pk).version > game.version, timeout=20), (
+        worker.log_path.read_text()[-2000:]
+    )
+    event = Event.objects.get(game=game, seq=game.version + 1)
+    assert event.reason == "timeout" and event.seat == waiting_seat
+    assert Seat.objects.get(game=game, index=waiting_seat).consecutive_timeouts == 1
+
+
+def test_a_deadline_whose_task_was_lost_is_caught_by_the_sweeper(started, worker):
+    game = started("imperador")
+    game = _due_in(game, -5)  # overdue, and no task was ever scheduled
+    assert wait_for(lambda: Game.objects.get(pk=game.pk).version > game.version, timeout=20)
+    assert Event.objects.filter(game=game, reason="timeout").count() == 1
+
+
+def test_a_deadline_for_an_old_version_does_nothing(started, worker):
+    game = started("mogel-motte")
+    game = _due_in(game, 3600)  # not due: only a stale fast-path task could fire
+    tasks.apply_deadline.delay(game.pk, game.version - 1 if game.version else 999)
+    tasks.apply_deadline.delay(game.pk, game.version)  # right version, but not due yet
+    assert not wait_for(lambda: Game.objects.get(pk=game.pk).version != game.version, timeout=4)
+    assert not Event.objects.filter(game=game, reason="timeout").exists()
+
+
+def test_running_the_same_deadline_twice_applies_it_once(started):
+    game = started("cockroach-poker-royal")
+    game = _due_in(game, -1)
+    assert services.apply_deadline(game.pk, game.version) is True
+    assert services.apply_deadline(game.pk, game.version) is False
+    assert Event.objects.filter(game=game, reason="timeout").count() == 1
+
+
+def test_killing_and_restarting_the_worker_loses_no_deadline(started, tmp_path):
+    flush_broker()
+    first = Worker(tmp_path)
+    first.start()
+    game = started("cockroach-poker-royal")
+    game = _due_in(game, 4)
+    tasks.schedule_deadline(game.pk, game.version, 4)
+    first.kill()  # the task is in flight with nobody to run it
+    assert Game.objects.get(pk=game.pk).version == game.version
+    second = Worker(tmp_path)
+    second.start()
+    try:
+        assert wait_for(lambda: Game.objects.get(pk=game.pk).version > game.version, timeout=25)
+        assert Event.objects.filter(game=game, reason="timeout").count() == 1
+    finally:
+        second.stop()
+
+
+def test_three_consecutive_timeouts_hand_the_seat_to_the_bot_and_the_game_goes_on(started):
+    game = started("imperador")
+    engine = registry.get(game.engine)
+    timed_out: dict[int, int] = {}
+    for _ in range(200):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        waiting = engine.waiting_for(game.state)
+        if waiting.kind == "turn":
+            timed_out[waiting.seats[0]] = timed_out.get(waiting.seats[0], 0) + 1
+        _due_in(game, -1)
+        assert services.apply_deadline(game.pk)
+        if any(count >= 3 for count in timed_out.values()):
+            break
+    handed = [s for s in Seat.objects.filter(game=game) if s.bot_reason == "timeouts"]
+    assert handed and all(s.is_bot and s.user is not None for s in handed)
