@@ -1,0 +1,181 @@
+"""The Imperador engine object: validation, legal actions and dispatch to ``rules``."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from games.engines.core import (
+    Action,
+    Event,
+    State,
+    Waiting,
+    int_field,
+    public,
+    require,
+    require_type,
+    str_field,
+    working_copy,
+)
+from games.engines.imperador import bot, rules, views
+from games.engines.imperador.cards import band_values, deal, pairs_in_band
+
+ACTION_TYPES = (
+    "announce",
+    "hand",
+    "pick",
+    "give",
+    "name",
+    "take",
+    "reveal",
+    "lay",
+    "successor",
+    "timeout",
+)
+EMPEROR_PHASES = {
+    "announce": ("announce", "band"),
+    "pick": ("pick", "seat"),
+    "give": ("give", "card"),
+    "name": ("name", "value"),
+    "take": ("take", "card"),
+    "reveal": ("reveal", "slot"),
+    "lay": ("lay", "value"),
+    "successor": ("successor", "seat"),
+}
+
+
+def emperor_choices(state: State) -> list[int]:
+    """The values the emperor may choose from in the current phase (one field per phase)."""
+    phase = state["phase"]
+    turn = state["turn"]
+    emperor = state["emperor"]
+    if phase == "announce":
+        return list(range(1, state["players"] + 1))
+    if phase == "pick":
+        return sorted(turn["downs"])
+    if phase == "give":
+        return [c for c in state["hands"][emperor] if c != turn["giving"]["not"]]
+    if phase == "name":
+        return list(band_values(turn["band"]))
+    if phase == "take":
+        return list(state["hands"][turn["taking_from"]])
+    if phase == "reveal":
+        return [slot for slot, obj in enumerate(state["grid"]) if obj is not None]
+    if phase == "lay":
+        return pairs_in_band(state, state["hands"][emperor], turn["revealed"]["band"])
+    if phase == "successor":
+        return rules.successor_candidates(state)
+    return []
+
+
+def window_open_for(state: State, seat: int) -> bool:
+    turn = state["turn"]
+    return state["phase"] == "hands" and seat in turn["asked"] and turn["answers"][seat] is None
+
+
+class ImperadorEngine:
+    slug = "imperador"
+    name = "Imperador"
+    rules_version = 1
+    min_players = 3
+    max_players = 6
+
+    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
+        require(
+            isinstance(players, int) and self.min_players <= players <= self.max_players,
+            "bad_players",
+            "Imperador is played by 3 to 6 players.",
+        )
+        options = dict(options or {})
+        unknown = set(options) - {"first_emperor"}
+        require(not unknown, "bad_option", f"Unknown options: {sorted(unknown)}.")
+        first = options.get("first_emperor")
+        if first is not None:
+            require(
+                isinstance(first, int) and not isinstance(first, bool) and 0 <= first < players,
+                "bad_option",
+                "first_emperor must be a seat number.",
+            )
+        return deal(players, first, seed)
+
+    # --- what may be done -------------------------------------------------------------------
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        if not isinstance(seat, int) or not 0 <= seat < state["players"]:
+            return []
+        if window_open_for(state, seat):
+            return [{"type": "hand", "choice": c} for c in ("raise", "down")]
+        if state["phase"] in EMPEROR_PHASES and seat == state["emperor"]:
+            kind, field = EMPEROR_PHASES[state["phase"]]
+            return [{"type": kind, field: choice} for choice in emperor_choices(state)]
+        return []
+
+    def waiting_for(self, state: State) -> Waiting:
+        phase = state["phase"]
+        if phase == "over":
+            return Waiting.nobody()
+        if phase == "hands":
+            turn = state["turn"]
+            remaining = [s for s in turn["asked"] if turn["answers"][s] is None]
+            return Waiting.open_window("hands", remaining, shown=turn["asked"])
+        return Waiting.turn(state["emperor"])
+
+    # --- doing it ---------------------------------------------------------------------------
+
+    def apply(self, state: State, seat: int | None, action: Action) -> tuple[State, list[Event]]:
+        kind = require_type(action, ACTION_TYPES)
+        require(state["phase"] != "over", "game_over", "The game is over.")
+        events: list[Event] = []
+        if seat is None:
+            require(kind == "timeout", "system_only_timeout", "The system can only close windows.")
+            require(state["phase"] == "hands", "no_window", "No window is open.")
+            new = working_copy(state)
+            events.append(public("hands_window_timed_out"))
+            rules.close_hands(new, events)
+            return new, events
+        require(
+            isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["players"],
+            "bad_seat",
+            "No such seat.",
+        )
+        require(kind != "timeout", "not_system", "Only the system closes a window.")
+        if kind == "hand":
+            require(window_open_for(state, seat), "not_asked", "You are not asked to answer now.")
+            choice = str_field(action, "choice", ("raise", "down"))
+            new = working_copy(state)
+            rules.answer(new, events, seat, choice)
+            return new, events
+        require(
+            state["phase"] in EMPEROR_PHASES and seat == state["emperor"],
+            "not_your_turn",
+            "It is not your move.",
+        )
+        expected, field = EMPEROR_PHASES[state["phase"]]
+        require(kind == expected, "wrong_step", f"Now the emperor must '{expected}'.")
+        value = int_field(action, field)
+        require(value in emperor_choices(state), "not_allowed", f"That {field} is not allowed now.")
+        new = working_copy(state)
+        step = getattr(rules, {"successor": "hand_over"}.get(kind, kind))
+        step(new, events, value)
+        return new, events
+
+    # --- what is seen -----------------------------------------------------------------------
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat, self.waiting_for(state))
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return rules.result_of(state)
+
+    def bot_action(self, state: State, seat: int, rng: random.Random) -> Action:
+        return bot.choose(self, state, seat, rng)
+
+    def card_zones(self, state: State) -> dict[str, list[int]]:
+        zones: dict[str, list[int]] = {}
+        for s in range(state["players"]):
+            zones[f"hand:{s}"] = sorted(state["hands"][s])
+            zones[f"laid_pairs:{s}"] = sorted(c for lay in state["laid"][s] for c in lay["cards"])
+            zones[f"laid_objects:{s}"] = sorted(lay["object"] for lay in state["laid"][s])
+        zones["object_grid"] = sorted(obj for obj in state["grid"] if obj is not None)
+        return zones
