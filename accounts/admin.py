@@ -19,6 +19,9 @@ from django.utils.translation import ngettext
 from accounts import services
 from accounts.models import ApiToken, Block, FriendRequest, Friendship, ModerationLog, User
 
+admin.site.site_header = _("Fibbers administration")
+admin.site.site_title = _("Fibbers administration")
+
 
 class BanReasonForm(forms.Form):
     reason = forms.CharField(
@@ -26,12 +29,6 @@ class BanReasonForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3}),
         help_text=_("Kept in the moderation log and on the user."),
     )
-
-    def clean_reason(self) -> str:
-        reason = self.cleaned_data["reason"].strip()
-        if not reason:
-            raise forms.ValidationError(_("Give a reason for the ban."))
-        return reason
 
 
 class BannedFilter(admin.SimpleListFilter):

@@ -1,0 +1,223 @@
+"""Moderation through the admin: ban and unban actions write ModerationLog rows via services."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.test import Client
+from django.urls import reverse
+
+from accounts import services
+from accounts.models import ApiToken, ModerationLog, User
+
+pytestmark = pytest.mark.django_db
+
+CHANGELIST = "admin:accounts_user_changelist"
+
+
+@pytest.fixture
+def admin_user(db):
+    return User.objects.create_superuser("root", "root@example.com", "a-long-admin-password")
+
+
+@pytest.fixture
+def as_admin(admin_user):
+    client = Client()
+    client.force_login(admin_user)
+    return client
+
+
+def action(client, name, users, **extra):
+    data = {"action": name, ACTION_CHECKBOX_NAME: [user.pk for user in users], "index": 0}
+    data.update(extra)
+    return client.post(reverse(CHANGELIST), data)
+
+
+def test_ban_asks_for_a_reason_first(as_admin, bob, state):
+    before = state()
+
+    response = action(as_admin, "ban_users", [bob])
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert "bob@example.com" in body
+    assert 'name="reason"' in body
+    assert state() == before
+
+
+def test_ban_with_a_reason_deactivates_and_logs(as_admin, admin_user, bob, carol):
+    response = action(as_admin, "ban_users", [bob, carol], apply="yes", reason=" Cheating ")
+
+    assert response.status_code == 302
+    for user in (bob, carol):
+        user.refresh_from_db()
+        assert not user.is_active
+        assert user.banned_at is not None
+        assert user.ban_reason == "Cheating"
+    logs = ModerationLog.objects.order_by("target_user__username")
+    assert [(log.actor, log.action, log.target_user, log.reason) for log in logs] == [
+        (admin_user, "ban", bob, "Cheating"),
+        (admin_user, "ban", carol, "Cheating"),
+    ]
+    # A banned player can no longer sign in.
+    client = Client()
+    client.post(reverse("account_login"), {"login": "bob", "password": "a-long-test-password"})
+    assert "_auth_user_id" not in client.session
+
+
+def test_a_banned_players_session_stops_working(as_admin, bob):
+    as_bob = Client()
+    as_bob.force_login(bob)
+    assert as_bob.get(reverse("friends")).status_code == 200
+
+    action(as_admin, "ban_users", [bob], apply="yes", reason="abuse")
+
+    assert as_bob.get(reverse("friends")).status_code == 302
+
+
+def test_ban_without_a_reason_is_refused(as_admin, bob, state):
+    before = state()
+
+    response = action(as_admin, "ban_users", [bob], apply="yes", reason="   ")
+
+    assert response.status_code == 200
+    assert list(response.context["form"].errors) == ["reason"]
+    assert 'id="id_reason_error"' in response.content.decode()
+    assert state() == before
+
+
+def test_an_admin_cannot_ban_themselves(as_admin, admin_user, state):
+    before = state()
+
+    response = action(as_admin, "ban_users", [admin_user], apply="yes", reason="oops")
+
+    assert response.status_code == 302
+    assert state() == before
+    admin_user.refresh_from_db()
+    assert admin_user.is_active
+
+
+def test_banning_twice_keeps_the_first_ban(as_admin, admin_user, bob):
+    services.user_ban(admin_user, bob, "first")
+    first = User.objects.get(pk=bob.pk).banned_at
+
+    action(as_admin, "ban_users", [bob], apply="yes", reason="second")
+
+    bob.refresh_from_db()
+    assert (bob.banned_at, bob.ban_reason) == (first, "first")
+    assert ModerationLog.objects.count() == 1
+
+
+def test_unban_reactivates_and_logs(as_admin, admin_user, bob):
+    services.user_ban(admin_user, bob, "spam")
+
+    response = action(as_admin, "unban_users", [bob])
+
+    assert response.status_code == 302
+    bob.refresh_from_db()
+    assert bob.is_active and bob.banned_at is None and bob.ban_reason == ""
+    log = ModerationLog.objects.order_by("-id").first()
+    assert (log.actor, log.action, log.target_user) == (admin_user, "unban", bob)
+    assert ModerationLog.objects.count() == 2
+
+
+def test_unbanning_someone_not_banned_changes_nothing(as_admin, bob, state):
+    before = state()
+    action(as_admin, "unban_users", [bob])
+    assert state() == before
+
+
+def test_staff_without_change_permission_cannot_ban(make_user, bob, state):
+    staff = make_user("helper", is_staff=True)
+    client = Client()
+    client.force_login(staff)
+    before = state()
+
+    response = action(client, "ban_users", [bob], apply="yes", reason="x")
+
+    assert response.status_code == 403
+    assert state() == before
+
+
+def test_non_staff_cannot_reach_the_admin(alice, state):
+    client = Client()
+    client.force_login(alice)
+    before = state()
+
+    response = action(client, "ban_users", [alice], apply="yes", reason="x")
+
+    assert response.status_code == 302
+    assert "/admin/login/" in response.url
+    assert state() == before
+
+
+def test_user_search_and_filters(as_admin, make_user):
+    make_user("dora", display_name="Dora the Bluffer")
+    make_user("eve")
+    services.user_ban(User.objects.get(username="root"), User.objects.get(username="eve"), "x")
+
+    found = as_admin.get(reverse(CHANGELIST), {"q": "Bluffer"})
+    assert [u.username for u in found.context["cl"].result_list] == ["dora"]
+    found = as_admin.get(reverse(CHANGELIST), {"q": "eve@example.com"})
+    assert [u.username for u in found.context["cl"].result_list] == ["eve"]
+    banned = as_admin.get(reverse(CHANGELIST), {"banned": "yes"})
+    assert [u.username for u in banned.context["cl"].result_list] == ["eve"]
+    inactive = as_admin.get(reverse(CHANGELIST), {"is_active__exact": "0"})
+    assert [u.username for u in inactive.context["cl"].result_list] == ["eve"]
+    staff = as_admin.get(reverse(CHANGELIST), {"is_staff__exact": "1"})
+    assert [u.username for u in staff.context["cl"].result_list] == ["root"]
+
+
+def test_token_admin_shows_the_digest_read_only(as_admin, alice):
+    token, _raw = services.api_token_create(alice, "bot")
+
+    response = as_admin.get(reverse("admin:accounts_apitoken_change", args=[token.pk]))
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert token.digest in body
+    assert 'name="digest"' not in body
+    assert as_admin.get(reverse("admin:accounts_apitoken_add")).status_code == 403
+
+
+def test_token_admin_revoke_action_goes_through_the_service(as_admin, alice):
+    token, _raw = services.api_token_create(alice, "bot")
+
+    as_admin.post(
+        reverse("admin:accounts_apitoken_changelist"),
+        {"action": "revoke_tokens", ACTION_CHECKBOX_NAME: [token.pk], "index": 0},
+    )
+
+    token.refresh_from_db()
+    assert token.revoked_at is not None
+
+
+def test_moderation_log_is_read_only(as_admin, admin_user, bob):
+    services.user_ban(admin_user, bob, "spam")
+    log = ModerationLog.objects.get()
+
+    assert as_admin.get(reverse("admin:accounts_moderationlog_changelist")).status_code == 200
+    assert as_admin.get(reverse("admin:accounts_moderationlog_add")).status_code == 403
+    assert (
+        as_admin.post(reverse("admin:accounts_moderationlog_delete", args=[log.pk])).status_code
+        == 403
+    )
+    change = as_admin.post(
+        reverse("admin:accounts_moderationlog_change", args=[log.pk]), {"reason": "edited"}
+    )
+    assert change.status_code == 403
+    log.refresh_from_db()
+    assert log.reason == "spam"
+
+
+@pytest.mark.parametrize("model", ["friendrequest", "friendship", "block"])
+def test_friendship_tables_are_viewable_not_editable(as_admin, model):
+    assert as_admin.get(reverse(f"admin:accounts_{model}_changelist")).status_code == 200
+    assert as_admin.get(reverse(f"admin:accounts_{model}_add")).status_code == 403
+
+
+def test_is_active_cannot_be_flipped_by_hand(as_admin, bob):
+    response = as_admin.get(reverse("admin:accounts_user_change", args=[bob.pk]))
+    body = response.content.decode()
+    assert 'name="is_active"' not in body
+    assert ApiToken.objects.count() == 0
