@@ -83,17 +83,22 @@ class ApiToken(models.Model):
     """A personal API token. Only its SHA-256 is stored; the token is shown once, at creation."""
 
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="api_tokens"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="api_tokens",
+        verbose_name=_("user"),
     )
     name = models.CharField(_("name"), max_length=60)
-    prefix = models.CharField(max_length=8)
-    digest = models.CharField(max_length=64, unique=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    last_used_at = models.DateTimeField(null=True, blank=True)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    prefix = models.CharField(_("prefix"), max_length=8)
+    digest = models.CharField(_("SHA-256 digest"), max_length=64, unique=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    last_used_at = models.DateTimeField(_("last used"), null=True, blank=True)
+    revoked_at = models.DateTimeField(_("revoked"), null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("API token")
+        verbose_name_plural = _("API tokens")
 
     def __str__(self) -> str:
         return f"{self.name} ({self.prefix}…)"
@@ -122,17 +127,31 @@ class FriendRequest(models.Model):
         CANCELLED = "cancelled", _("cancelled")
 
     from_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="sent_friend_requests"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="sent_friend_requests",
+        verbose_name=_("from"),
     )
     to_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="received_friend_requests"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="received_friend_requests",
+        verbose_name=_("to"),
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    silenced = models.BooleanField(default=False)
-    created_at = models.DateTimeField(default=timezone.now)
-    answered_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    silenced = models.BooleanField(
+        _("silenced"),
+        default=False,
+        help_text=_("Sent while the recipient had blocked the sender: never shown to them."),
+    )
+    created_at = models.DateTimeField(_("sent"), default=timezone.now)
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("friend request")
+        verbose_name_plural = _("friend requests")
         constraints = [
             # One pending request per unordered pair: A→B and B→A can't both be pending.
             models.UniqueConstraint(
@@ -156,14 +175,19 @@ class Friendship(models.Model):
     """One row per pair, stored with user_low.id < user_high.id so a pair can't appear twice."""
 
     user_low = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("user")
     )
     user_high = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="+",
+        verbose_name=_("friend"),
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("since"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("friendship")
+        verbose_name_plural = _("friendships")
         constraints = [
             models.UniqueConstraint(
                 fields=["user_low", "user_high"], name="one_friendship_per_pair"
@@ -180,14 +204,22 @@ class Friendship(models.Model):
 
 class Block(models.Model):
     blocker = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_made"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="blocks_made",
+        verbose_name=_("blocker"),
     )
     blocked = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="blocks_received"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="blocks_received",
+        verbose_name=_("blocked player"),
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("since"), default=timezone.now)
 
     class Meta:
+        verbose_name = _("block")
+        verbose_name_plural = _("blocks")
         constraints = [
             models.UniqueConstraint(fields=["blocker", "blocked"], name="one_block_per_pair"),
             models.CheckConstraint(condition=~Q(blocker=F("blocked")), name="no_block_of_self"),
@@ -202,22 +234,29 @@ class ModerationLog(models.Model):
     """Every moderation action, by whom, on whom or what, and why. Append-only."""
 
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        related_name="+",
+        verbose_name=_("moderator"),
     )
-    action = models.CharField(max_length=40)
+    action = models.CharField(_("action"), max_length=40)
     target_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
         related_name="moderation_entries",
+        verbose_name=_("player"),
     )
-    game_id = models.BigIntegerField(null=True, blank=True)
-    reason = models.TextField(blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
+    game_id = models.BigIntegerField(_("game"), null=True, blank=True)
+    reason = models.TextField(_("reason"), blank=True)
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("moderation log entry")
+        verbose_name_plural = _("moderation log")
         indexes = [models.Index(fields=["target_user", "created_at"])]
 
     def __str__(self) -> str:

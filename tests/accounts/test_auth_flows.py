@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from allauth.account.models import EmailAddress
 from django.core import mail
@@ -41,6 +43,31 @@ def test_signup_sends_a_verification_email_and_does_not_log_in(client):
     assert not EmailAddress.objects.get(user=user).verified
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["dora@example.com"]
+
+
+def test_signup_errors_are_tied_to_their_fields(client, alice, state):
+    before = state()
+    response = client.post(
+        reverse("account_signup"),
+        {"username": "alice", "email": "not-an-email", "password1": "x", "password2": "y"},
+    )
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'class="site-header"' in body
+    for field in ["email", "username", "password1"]:
+        assert f'id="id_{field}_error"' in body
+        assert re.search(f'id="id_{field}"', body)
+        assert re.search(f'aria-describedby="[^"]*id_{field}_error"', body)
+    assert state() == before
+    assert not mail.outbox
+
+
+def test_verification_email_names_the_site(client):
+    signup(client)
+    assert mail.outbox[0].subject.startswith("[Fibbers] ")
+    assert "Fibbers" in mail.outbox[0].body
+    assert "example.com!" not in mail.outbox[0].body
 
 
 def test_unverified_user_cannot_log_in(client):
