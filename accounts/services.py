@@ -14,8 +14,10 @@ the block, because the request would be missing from the sender's outgoing list.
 from __future__ import annotations
 
 import enum
+import zoneinfo
 from datetime import timedelta
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -76,9 +78,15 @@ def profile_update(user: User, **changes: object) -> User:
     unknown = set(changes) - set(PROFILE_FIELDS)
     if unknown:
         raise ValueError(f"not profile fields: {sorted(unknown)}")
+    if "time_zone" in changes and changes["time_zone"] not in zoneinfo.available_timezones():
+        raise AccountsError("bad_time_zone", _("Choose a time zone from the list."))
     for field, value in changes.items():
         setattr(user, field, value)
-    user.full_clean(exclude=[f.name for f in User._meta.fields if f.name not in changes])
+    try:
+        user.full_clean(exclude=[f.name for f in User._meta.fields if f.name not in changes])
+    except ValidationError:
+        user.refresh_from_db(fields=list(changes))  # leave the caller's object as it was
+        raise
     user.save(update_fields=list(changes))
     return user
 

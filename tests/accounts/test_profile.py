@@ -7,6 +7,7 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.core.exceptions import ValidationError
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
@@ -104,6 +105,18 @@ def test_bad_profile_input_is_shown_by_the_field_and_changes_nothing(as_alice, s
     assert f'id="id_{field}_error"' in body
     assert re.search(f'aria-describedby="[^"]*id_{field}_error', body)
     assert "django_language" not in response.cookies
+    assert state() == before
+
+
+def test_the_profile_service_validates_too(alice, state):
+    before = state()
+    with pytest.raises(services.AccountsError):
+        services.profile_update(alice, time_zone="Nowhere/Special")
+    with pytest.raises(ValidationError):
+        services.profile_update(alice, avatar_colour="#000000")
+    assert alice.avatar_colour == "#2980b9"
+    with pytest.raises(ValueError):
+        services.profile_update(alice, is_staff=True)
     assert state() == before
 
 
