@@ -58,6 +58,10 @@ class User(AbstractUser):
     banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
     ban_reason = models.TextField(_("ban reason"), blank=True)
     last_seen_at = models.DateTimeField(_("last seen"), null=True, blank=True)
+    # Vacation: while away, turn deadlines wait for the player's return (14 days a year).
+    away_until = models.DateTimeField(_("away until"), null=True, blank=True)
+    vacation_year = models.PositiveSmallIntegerField(default=0)
+    vacation_days_used = models.PositiveSmallIntegerField(default=0)
 
     @property
     def name(self) -> str:
@@ -261,3 +265,47 @@ class ModerationLog(models.Model):
 
     def __str__(self) -> str:
         return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+
+
+class Notification(models.Model):
+    """An in-app notification; emails about it go out from Celery per the user's preferences."""
+
+    class Kind(models.TextChoices):
+        YOUR_TURN = "turn", _("your turn")
+        WINDOW = "window", _("a reaction window needs you")
+        INVITATION = "invitation", _("invitation")
+        FRIEND_REQUEST = "friend_request", _("friend request")
+        GAME_FINISHED = "finished", _("game finished")
+        SEAT_TO_BOT = "seat_to_bot", _("seat handed to the bot")
+        REMINDER = "reminder", _("reminder")
+        NUDGE = "nudge", _("nudge")
+
+    class Email(models.TextChoices):
+        NONE = "", _("no email")
+        PENDING = "pending", _("to send")
+        SENT = "sent", _("sent")
+        SKIPPED = "skipped", _("skipped")
+        DIGEST = "digest", _("in the daily digest")
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+    )
+    kind = models.CharField(max_length=20, choices=Kind.choices)
+    game_id = models.BigIntegerField(null=True, blank=True)
+    text = models.CharField(max_length=300)
+    url = models.CharField(max_length=200, blank=True)
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+    email = models.CharField(max_length=10, choices=Email.choices, default=Email.NONE, blank=True)
+    emailed_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [
+            models.Index(fields=["user", "read_at"], name="notification_unread"),
+            models.Index(fields=["user", "game_id", "emailed_at"], name="notification_game_email"),
+            models.Index(fields=["email", "created_at"], name="notification_email_queue"),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} {self.kind} {self.created_at:%Y-%m-%d %H:%M}"

@@ -99,6 +99,9 @@ class Seat(models.Model):
     joined_at = models.DateTimeField(default=timezone.now)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     last_seen_version = models.PositiveIntegerField(default=0)
+    # Once per wait: the version a reminder / a nudge was last sent for.
+    reminded_for_version = models.PositiveIntegerField(null=True, blank=True)
+    nudged_for_version = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]
@@ -183,3 +186,44 @@ class Invitation(models.Model):
 
     def __str__(self) -> str:
         return f"{self.to_user} to game {self.game_id} ({self.status})"
+
+
+class Report(models.Model):
+    """A player reports another from a table; staff resolve it in the admin."""
+
+    class Reason(models.TextChoices):
+        ABUSE = "abuse", _("Abusive or offensive behaviour")
+        STALLING = "stalling", _("Stalling the game on purpose")
+        CHEATING = "cheating", _("Cheating outside the rules (collusion, multiple accounts)")
+        OTHER = "other", _("Something else")
+
+    class Status(models.TextChoices):
+        OPEN = "open", _("open")
+        RESOLVED = "resolved", _("resolved")
+        DISMISSED = "dismissed", _("dismissed")
+
+    reporter = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+    )
+    reported = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
+    )
+    game = models.ForeignKey(
+        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
+    )
+    reason = models.CharField(max_length=10, choices=Reason.choices)
+    text = models.TextField(blank=True, max_length=2000)
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
+    created_at = models.DateTimeField(default=timezone.now)
+    resolved_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    resolved_at = models.DateTimeField(null=True, blank=True)
+    resolution = models.TextField(blank=True)
+
+    class Meta:
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["status", "-created_at"], name="report_queue")]
+
+    def __str__(self) -> str:
+        return f"{self.reporter} reports {self.reported} ({self.status})"
