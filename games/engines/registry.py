@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from games.engines.cockroach_poker import ENGINE as COCKROACH_POKER
 from games.engines.core import Engine
+from games.engines.imperador import ENGINE as IMPERADOR
 
-_ALL: tuple[Engine, ...] = ()
+_ALL: tuple[Engine, ...] = (
+    COCKROACH_POKER,
+    IMPERADOR,
+)
 
 ENGINES: dict[str, Engine] = {engine.slug: engine for engine in _ALL}
 

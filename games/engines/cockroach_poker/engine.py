@@ -1,0 +1,77 @@
+"""Cockroach Poker Royal: the engine object the registry knows.
+
+Readings (where the rules file leaves a choice, this is what the engine does):
+
+- A naming with exactly one possible answer (the taker holds no non-special card, or
+  exactly one) is made at once, without asking: there is nothing to decide.
+- Named cards leave the hand when they are named. If a royal among them draws a special
+  card as its penalty, that special card's naming (two of choice, from what is left in
+  the hand) resolves before the remaining named cards go down. If a row reaches the
+  limit before all named cards are down, the rest stay where they are
+  (``named_not_placed`` in the final reveal).
+- The checks at the start of a round run in this order: the player who must offer has
+  no card (they lose); no hand holds a non-special card (the player who must offer
+  loses); 500 offers were made (the most cards in a row loses; among tied seats, the
+  first in play order starting with the player who must offer).
+- The receiver's ``peek`` counts as having seen the card; ``pass`` then goes to a seat
+  that has not seen it. A seat may call only about the last claim of the chain.
+- There are no reaction windows: a system ``timeout`` is always refused, and a turn
+  deadline is played by the bot.
+- ``first`` may be given as an option (the table's creator picks); otherwise it is
+  drawn from the seed.
+- A special card taken as a penalty is named like the others: two non-special cards of
+  choice, or all of them if the taker holds fewer than two.
+- "No player holds any card other than the two special cards" counts empty hands as
+  holding nothing else, so it also ends a game where the specials are all that is left.
+- The reveal replay is the event log (every event is shown to all once the game is
+  over; ``called`` events carry the whole chain and the card). The state and the views
+  keep only the last 5 rounds plus each seat's public record of claims made and how
+  many were true, so the state stays small.
+- Known stall (rules as written): if one player holds only the blank (or joker) while
+  others hold normal cards, sensible receivers keep calling it right and hand it back;
+  only the 500-offer rule ends that game. Worth an issue.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+from typing import Any
+
+from games.engines.cockroach_poker import actions, bot, rules, views
+from games.engines.core import Action, Event, State, Waiting
+
+
+class CockroachPokerRoyal:
+    slug = "cockroach-poker-royal"
+    name = "Cockroach Poker Royal"
+    rules_version = 1
+    min_players = 2
+    max_players = 6
+
+    def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
+        return rules.setup(players, options, seed)
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        return actions.legal_actions(state, seat)
+
+    def apply(self, state: State, seat: int | None, action: Action) -> tuple[State, list[Event]]:
+        return actions.apply(state, seat, action)
+
+    def view(self, state: State, seat: int | None) -> dict[str, Any]:
+        return views.view(state, seat)
+
+    def waiting_for(self, state: State) -> Waiting:
+        return views.waiting_for(state)
+
+    def result(self, state: State) -> dict[str, Any] | None:
+        return None if state["result"] is None else dict(state["result"])
+
+    def bot_action(self, state: State, seat: int, rng: random.Random) -> Action:
+        return bot.bot_action(state, seat, rng)
+
+    def card_zones(self, state: State) -> dict[str, list[int]]:
+        return views.card_zones(state)
+
+
+ENGINE = CockroachPokerRoyal()
