@@ -1,3 +1,4 @@
+from django.conf import settings
 from django.contrib import admin
 from django.urls import include, path
 
@@ -11,5 +12,6 @@ urlpatterns = [
     path("accounts/", include("allauth.urls")),
     path("games/", include("games.urls")),
     path("api/", api.urls),
+    *([path("bench/", include("games.bench"))] if settings.BENCH_ENDPOINTS else []),
     path("", include("accounts.urls")),
 ]

@@ -28,6 +28,7 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "insecure-dev-key-only-for-the-embedded-default")
 DEBUG = env_bool("DEBUG")
+BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS")  # bench/ only: a token-less write endpoint
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
 CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS")
 SITE_ID = 1

@@ -1,0 +1,636 @@
+"""Move throughput through the JSON API, next to a floor endpoint, in one run.
+
+Creates its own players, friendships, API tokens and N three-seat games (all seats human) in
+a dedicated PostgreSQL database (created and migrated if missing), starts Daphne on a free
+loopback port with BENCH_ENDPOINTS=1 (or uses --url), then runs two phases with the same
+concurrency and duration:
+
+* moves: N client threads, each playing its own game through the API: GET the game as the
+  seat it waits on, POST a random action from ``legal_actions``; keep-alive connections;
+  a game that ends is replaced by a new one made through the API (not timed).
+* floor: N client threads, each POSTing /bench/floor/<id>/ on its own aborted game row: one
+  locked read, one write, one insert (games/bench.py).
+
+Prints one JSON line per phase and a last line with the ratios. Only the POSTs are the
+phase's requests; the moves phase's GETs are reported as "reads". See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import http.client
+import json
+import math
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parents[1]
+DEFAULT_DATABASE_URL = "postgres://postgres@127.0.0.1:5432/fibbers_bench"
+DEFAULT_REDIS_URL = "redis://127.0.0.1:6379/5"
+LOOPBACK = {"127.0.0.1", "localhost", "::1"}
+MAX_GAMES = 64
+MAX_SECONDS = 300
+SEATS = 3
+SERVER_START_SECONDS = 60
+REQUEST_TIMEOUT = 30
+STOP = threading.Event()  # set on the way out: clients finish their request and stop
+
+
+# --- Arguments and environment ------------------------------------------------------------
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=6, help="concurrent games = client threads")
+    parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per phase")
+    parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds per phase")
+    parser.add_argument("--engine", default="cockroach-poker-royal")
+    parser.add_argument("--url", help="a running server (loopback) instead of starting Daphne")
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="'' for no Redis")
+    parser.add_argument("--seed", type=int, default=None, help="seed for the clients' choices")
+    parser.add_argument("--keep", action="store_true", help="keep the players and games made")
+    args = parser.parse_args(argv)
+    if not 1 <= args.games <= MAX_GAMES:
+        parser.error(f"--games must be between 1 and {MAX_GAMES}")
+    if not 1 <= args.seconds <= MAX_SECONDS or not 0 <= args.warmup <= 30:
+        parser.error(f"--seconds must be 1..{MAX_SECONDS}, --warmup 0..30")
+    db = urlsplit(args.database_url)
+    if db.scheme not in {"postgres", "postgresql"} or (db.hostname or "127.0.0.1") not in LOOPBACK:
+        parser.error("--database-url must be a PostgreSQL database on this machine")
+    if args.url and urlsplit(args.url).hostname not in LOOPBACK:
+        parser.error("--url must be a loopback address")
+    return args
+
+
+def ensure_database(database_url: str) -> None:
+    """Creates the bench database when it is missing."""
+    import psycopg
+    from psycopg import sql
+
+    parts = urlsplit(database_url)
+    name = parts.path.lstrip("/")
+    admin = parts._replace(path="/postgres").geturl()
+    with psycopg.connect(admin, autocommit=True) as conn:
+        if conn.execute("SELECT 1 FROM pg_database WHERE datname = %s", [name]).fetchone():
+            return
+        conn.execute(sql.SQL("CREATE DATABASE {}").format(sql.Identifier(name)))
+        print(f"created database {name}", file=sys.stderr)
+
+
+def redis_reachable(redis_url: str) -> bool:
+    parts = urlsplit(redis_url)
+    try:
+        with socket.create_connection((parts.hostname or "127.0.0.1", parts.port or 6379), 2):
+            return True
+    except OSError:
+        return False
+
+
+def setup_django(args: argparse.Namespace) -> None:
+    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.local"
+    os.environ["DATABASE_URL"] = args.database_url
+    os.environ["REDIS_URL"] = args.redis_url
+    os.environ["DB_POOL"] = "false"  # this process only sets up and cleans up
+    os.environ["DEBUG"] = "false"
+    sys.path.insert(0, str(ROOT))
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", interactive=False, verbosity=0)
+
+
+# --- Fixtures in the database -----------------------------------------------------------------
+
+
+@dataclass
+class Table:
+    game_id: int
+    usernames: list[str]  # the creator first
+    tokens: list[str]  # same order as usernames
+
+
+@dataclass
+class Fixtures:
+    user_ids: list[int]
+    tables: list[Table]
+    floor_game_ids: list[int]
+
+
+def create_fixtures(tag: str, games: int, engine: str) -> Fixtures:
+    from accounts.models import User
+    from accounts.services import api_token_create, friendship_create
+    from games import services
+    from games.engines import registry
+    from games.models import Game
+
+    if engine not in registry.ENGINES:
+        raise SystemExit(f"unknown engine {engine!r}; one of {sorted(registry.ENGINES)}")
+    user_ids: list[int] = []
+    tables: list[Table] = []
+    floor_game_ids: list[int] = []
+    for g in range(games):
+        players = []
+        for s in range(SEATS):
+            name = f"bench{tag}g{g}s{s}"
+            user = User.objects.create_user(username=name, email=f"{name}@bench.invalid")
+            user_ids.append(user.pk)
+            players.append(user)
+        for i, a in enumerate(players):
+            for b in players[i + 1 :]:
+                friendship_create(a, b)
+        tokens = [api_token_create(user, "bench")[1] for user in players]
+        creator, *others = players
+        game = services.game_create(
+            creator, engine=engine, seats=SEATS, invite=[u.username for u in others]
+        )
+        for user in others:
+            services.game_join(user, game.pk)
+        services.game_start(creator, game.pk)
+        tables.append(Table(game.pk, [u.username for u in players], tokens))
+        floor = Game.objects.create(
+            engine=engine,
+            seats_count=SEATS,
+            move_seconds=86400,
+            window_seconds=3600,
+            status=Game.Status.ABORTED,
+            seed=0,
+            created_by=creator,
+        )
+        floor_game_ids.append(floor.pk)
+    return Fixtures(user_ids, tables, floor_game_ids)
+
+
+def delete_fixtures(fixtures: Fixtures) -> None:
+    from accounts.models import User
+    from games.models import Game
+
+    Game.objects.filter(created_by_id__in=fixtures.user_ids).delete()
+    Game.objects.filter(seats__user_id__in=fixtures.user_ids).delete()
+    User.objects.filter(pk__in=fixtures.user_ids).delete()
+
+
+# --- The server ---------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def start_server(args: argparse.Namespace, base_env: dict[str, str], log_path: Path):
+    port = free_port()
+    env = dict(base_env)
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.local",
+        DATABASE_URL=args.database_url,
+        REDIS_URL=args.redis_url,
+        BENCH_ENDPOINTS="1",
+        DEBUG="false",  # DEBUG keeps every query in memory
+        LOG_LEVEL="WARNING",
+    )
+    env.pop("DB_POOL", None)  # the pool is on, as in production
+    log = log_path.open("wb")
+    cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0"]
+    proc = subprocess.Popen(
+        [*cmd, "config.asgi:application"],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,  # Ctrl-C reaches the bench, which stops the server itself
+    )
+    log.close()
+    return proc, f"http://127.0.0.1:{port}"
+
+
+def stop_server(proc: subprocess.Popen | None) -> None:
+    """SIGTERM, then SIGKILL: Daphne never exits by itself if SIGTERM lands while requests are
+    in flight (their sync threads wait on the stopped event loop and block interpreter exit)."""
+    if proc is None or proc.poll() is not None:
+        return
+    proc.terminate()
+    try:
+        proc.wait(timeout=5)
+    except subprocess.TimeoutExpired:
+        proc.kill()
+        proc.wait(timeout=10)
+
+
+def wait_ready(
+    base_url: str, floor_game_id: int, proc, log_path: Path | None, database_url: str
+) -> None:
+    """Ready when the floor endpoint answers 200 (which also proves bench mode is on)."""
+    deadline = time.monotonic() + SERVER_START_SECONDS
+    parts = urlsplit(base_url)
+    last = "no answer"
+    while time.monotonic() < deadline:
+        if proc is not None and proc.poll() is not None:
+            tail = log_path.read_text(errors="replace")[-3000:] if log_path else ""
+            raise SystemExit(f"the server exited with {proc.returncode}:\n{tail}")
+        try:
+            conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=5)
+            conn.request("POST", f"/bench/floor/{floor_game_id}/")
+            response = conn.getresponse()
+            response.read()
+            conn.close()
+            if response.status == 200:
+                return
+            last = f"HTTP {response.status}"
+            if response.status == 404 and proc is None:
+                raise SystemExit(
+                    f"{base_url} has no /bench/floor/: run it with BENCH_ENDPOINTS=1 and "
+                    f"DATABASE_URL={database_url}"
+                )
+        except OSError as exc:
+            last = str(exc)
+        time.sleep(0.2)
+    raise SystemExit(f"the server at {base_url} did not answer in time ({last})")
+
+
+# --- Clients ------------------------------------------------------------------------------
+
+
+class Http:
+    """One keep-alive connection; reconnects after a failure."""
+
+    def __init__(self, base_url: str) -> None:
+        parts = urlsplit(base_url)
+        self.conn = http.client.HTTPConnection(parts.hostname, parts.port, timeout=REQUEST_TIMEOUT)
+
+    def call(
+        self, method: str, path: str, token: str | None = None, body: Any = None
+    ) -> tuple[int, Any, float, float]:
+        """(status, parsed body or None, started, seconds)."""
+        headers = {}
+        payload = None
+        if body is not None:
+            payload = json.dumps(body).encode()
+            headers["Content-Type"] = "application/json"
+        if token:
+            headers["Authorization"] = f"Bearer {token}"
+        started = time.perf_counter()
+        try:
+            self.conn.request(method, path, body=payload, headers=headers)
+            response = self.conn.getresponse()
+            raw = response.read()
+        except (OSError, http.client.HTTPException):
+            self.conn.close()
+            return 0, None, started, time.perf_counter() - started
+        seconds = time.perf_counter() - started
+        if response.getheader("Connection", "").lower() == "close":
+            self.conn.close()
+        try:
+            data = json.loads(raw) if raw else None
+        except ValueError:
+            data = None
+        return response.status, data, started, seconds
+
+    def close(self) -> None:
+        self.conn.close()
+
+
+@dataclass
+class Window:
+    """The measured interval; requests count when they start and end inside it."""
+
+    start: float = math.inf
+    end: float = math.inf
+    stop: float = math.inf
+
+    def counts(self, started: float, seconds: float) -> bool:
+        return started >= self.start and started + seconds <= self.end
+
+
+@dataclass
+class Tally:
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    conflicts: int = 0
+    reads: list[float] = field(default_factory=list)
+    read_errors: int = 0
+    games_finished: int = 0
+    games_made: int = 0
+    stuck: int = 0
+    notes: list[str] = field(default_factory=list)
+
+    def note(self, text: str) -> None:
+        if len(self.notes) < 5:
+            self.notes.append(text)
+
+
+class Player:
+    """Plays one table through the API, as whichever of its three seats the game waits on."""
+
+    def __init__(self, base_url: str, table: Table, engine: str, rng: random.Random) -> None:
+        self.http = Http(base_url)
+        self.table = table
+        self.engine = engine
+        self.rng = rng
+        self.tally = Tally()
+        self.token_of_seat: dict[int, str] = {}
+        self.body: dict[str, Any] | None = None
+        self.body_seat: int | None = None
+
+    def prepare(self) -> None:
+        """Learns which token sits where (untimed)."""
+        self.token_of_seat.clear()
+        for token in self.table.tokens:
+            status, body, _, _ = self.http.call("GET", self._game_path(), token)
+            if status != 200:
+                raise RuntimeError(f"GET game {self.table.game_id}: HTTP {status} {body}")
+            self.token_of_seat[body["seat"]] = token
+            self.body, self.body_seat = body, body["seat"]
+
+    def _game_path(self) -> str:
+        return f"/api/games/{self.table.game_id}"
+
+    def new_game(self) -> None:
+        """A fresh table made through the API (untimed): create, two joins, start."""
+        creator, *others = self.table.tokens
+        status, body, _, _ = self.http.call(
+            "POST",
+            "/api/games",
+            creator,
+            {"game": self.engine, "seats": SEATS, "invite": self.table.usernames[1:]},
+        )
+        if status != 201:
+            raise RuntimeError(f"create game: HTTP {status} {body}")
+        self.table.game_id = body["id"]
+        for token in others:
+            status, body, _, _ = self.http.call("POST", f"{self._game_path()}/join", token)
+            if status != 200:
+                raise RuntimeError(f"join: HTTP {status} {body}")
+        status, body, _, _ = self.http.call("POST", f"{self._game_path()}/start", creator)
+        if status != 200:
+            raise RuntimeError(f"start: HTTP {status} {body}")
+        self.tally.games_made += 1
+        self.prepare()
+
+    def _read(self, seat: int, window: Window) -> dict[str, Any] | None:
+        status, body, started, seconds = self.http.call(
+            "GET", self._game_path(), self.token_of_seat[seat]
+        )
+        if window.counts(started, seconds):
+            if status == 200:
+                self.tally.reads.append(seconds)
+            else:
+                self.tally.read_errors += 1
+        if status != 200:
+            self.tally.note(f"GET HTTP {status}")
+            return None
+        self.body, self.body_seat = body, seat
+        return body
+
+    def step(self, window: Window) -> None:
+        body = self.body
+        if body is None or body["status"] != "active":
+            if body is not None and body["status"] == "finished":
+                self.tally.games_finished += 1
+            self.new_game()
+            return
+        shown = list((body.get("waiting_for") or {}).get("seats") or [])
+        order = shown + [s for s in sorted(self.token_of_seat) if s not in shown]
+        for seat in order:
+            if seat != self.body_seat:
+                # Nobody else moves in this game: the body we hold stays current for its seat.
+                body = self._read(seat, window)
+                if body is None:
+                    return
+            if body["status"] != "active":
+                return
+            if body["legal_actions"]:
+                break
+        else:
+            self.tally.stuck += 1
+            self.tally.note(f"game {self.table.game_id}: no seat has a legal action")
+            self.body = None
+            return
+        seat = self.body_seat
+        action = self.rng.choice(body["legal_actions"])
+        status, answer, started, seconds = self.http.call(
+            "POST",
+            f"{self._game_path()}/actions",
+            self.token_of_seat[seat],
+            {"version": body["version"], "action": action, "key": uuid.uuid4().hex},
+        )
+        counted = window.counts(started, seconds)
+        if status == 200:
+            if counted:
+                self.tally.latencies.append(seconds)
+            self.body = answer
+            return
+        if counted:
+            self.tally.errors += 1
+            if status == 409:
+                self.tally.conflicts += 1
+        self.tally.note(f"POST action HTTP {status}: {str(answer)[:200]}")
+        game = (answer or {}).get("game") if isinstance(answer, dict) else None
+        self.body = game if isinstance(game, dict) and game.get("seat") == seat else None
+        if self.body is None:
+            self.body_seat = None
+            self._read(order[0], window)
+
+
+class FloorClient:
+    def __init__(self, base_url: str, game_id: int) -> None:
+        self.http = Http(base_url)
+        self.game_id = game_id
+        self.tally = Tally()
+
+    def prepare(self) -> None:
+        pass
+
+    def step(self, window: Window) -> None:
+        status, body, started, seconds = self.http.call("POST", f"/bench/floor/{self.game_id}/")
+        if not window.counts(started, seconds):
+            return
+        if status == 200:
+            self.tally.latencies.append(seconds)
+        else:
+            self.tally.errors += 1
+            self.tally.note(f"floor HTTP {status}: {str(body)[:200]}")
+
+
+def run_phase(clients: list, warmup: float, seconds: float) -> Window:
+    """Every client steps in its own thread: warmup, then the measured window, then stop."""
+    window = Window()
+    ready = threading.Barrier(len(clients) + 1)
+    failures: list[str] = []
+
+    def loop(client) -> None:
+        try:
+            client.prepare()
+        except Exception as exc:
+            failures.append(repr(exc))
+        ready.wait()
+        try:
+            while time.perf_counter() < window.stop and not STOP.is_set():
+                client.step(window)
+        except Exception as exc:
+            failures.append(repr(exc))
+            client.tally.errors += 1
+        finally:
+            client.http.close()
+
+    threads = [threading.Thread(target=loop, args=(c,), daemon=True) for c in clients]
+    for thread in threads:
+        thread.start()
+    ready.wait()  # every client is prepared (untimed); the clock starts now
+    window.start = time.perf_counter() + warmup
+    window.end = window.start + seconds
+    window.stop = window.end
+    for thread in threads:
+        thread.join(timeout=seconds + warmup + REQUEST_TIMEOUT + 30)
+    for failure in failures[:5]:
+        print(f"client failed: {failure}", file=sys.stderr)
+    return window
+
+
+def percentile(values: list[float], q: float) -> float | None:
+    """Nearest-rank percentile, in milliseconds."""
+    if not values:
+        return None
+    ordered = sorted(values)
+    rank = max(1, math.ceil(q / 100 * len(ordered)))
+    return round(ordered[rank - 1] * 1000, 2)
+
+
+def summary(phase: str, clients: list, seconds: float) -> dict[str, Any]:
+    latencies = [x for c in clients for x in c.tally.latencies]
+    line: dict[str, Any] = {
+        "phase": phase,
+        "concurrency": len(clients),
+        "seconds": seconds,
+        "requests": len(latencies),
+        "per_second": round(len(latencies) / seconds, 1),
+        "p50_ms": percentile(latencies, 50),
+        "p95_ms": percentile(latencies, 95),
+        "errors": sum(c.tally.errors for c in clients),
+        "load_1m": round(os.getloadavg()[0], 2),  # the machine's load as the phase ended
+    }
+    if phase == "moves":
+        reads = [x for c in clients for x in c.tally.reads]
+        line.update(
+            conflicts=sum(c.tally.conflicts for c in clients),
+            reads=len(reads),
+            read_p50_ms=percentile(reads, 50),
+            read_p95_ms=percentile(reads, 95),
+            read_errors=sum(c.tally.read_errors for c in clients),
+            games_finished=sum(c.tally.games_finished for c in clients),
+            games_made=sum(c.tally.games_made for c in clients),
+            stuck=sum(c.tally.stuck for c in clients),
+        )
+    notes = [n for c in clients for n in c.tally.notes][:5]
+    if notes:
+        line["notes"] = notes
+    return line
+
+
+def ratio(a: float | None, b: float | None) -> float | None:
+    return round(a / b, 3) if a and b else None
+
+
+# --- Main -----------------------------------------------------------------------------------
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = parse_args(argv)
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))
+    base_env = dict(os.environ)
+    ensure_database(args.database_url)
+    if args.redis_url and not redis_reachable(args.redis_url):
+        print(
+            f"no Redis at {args.redis_url}: running without it (in-memory channel layer, "
+            "local-memory cache), which is not the production shape",
+            file=sys.stderr,
+        )
+        args.redis_url = ""
+    setup_django(args)
+    tag = uuid.uuid4().hex[:8]
+    rng = random.Random(args.seed)
+    fixtures = create_fixtures(tag, args.games, args.engine)
+    proc = None
+    with tempfile.TemporaryDirectory(prefix="fibbers-bench-") as tmp:
+        log_path = Path(tmp) / "server.log"
+        try:
+            if args.url:
+                base_url = args.url.rstrip("/")
+                wait_ready(base_url, fixtures.floor_game_ids[0], None, None, args.database_url)
+            else:
+                proc, base_url = start_server(args, base_env, log_path)
+                wait_ready(base_url, fixtures.floor_game_ids[0], proc, log_path, args.database_url)
+            server = args.url or "daphne (1 process) on " + base_url
+            print(
+                json.dumps(
+                    {
+                        "engine": args.engine,
+                        "server": server,
+                        "database": args.database_url,
+                        "redis": args.redis_url or None,
+                    }
+                ),
+                flush=True,
+            )
+
+            players = [
+                Player(base_url, t, args.engine, random.Random(rng.random()))
+                for t in fixtures.tables
+            ]
+            run_phase(players, args.warmup, args.seconds)
+            moves = summary("moves", players, args.seconds)
+            print(json.dumps(moves), flush=True)
+
+            floors = [FloorClient(base_url, gid) for gid in fixtures.floor_game_ids]
+            run_phase(floors, args.warmup, args.seconds)
+            floor = summary("floor", floors, args.seconds)
+            print(json.dumps(floor), flush=True)
+
+            print(
+                json.dumps(
+                    {
+                        "phase": "ratio",
+                        "per_second_moves_over_floor": ratio(
+                            moves["per_second"], floor["per_second"]
+                        ),
+                        "p50_moves_over_floor": ratio(moves["p50_ms"], floor["p50_ms"]),
+                        "p95_moves_over_floor": ratio(moves["p95_ms"], floor["p95_ms"]),
+                    }
+                ),
+                flush=True,
+            )
+            if proc is not None and proc.poll() is not None:
+                print(f"the server died during the run (exit {proc.returncode})", file=sys.stderr)
+                return 1
+            return 0 if moves["requests"] and floor["requests"] else 1
+        except KeyboardInterrupt:
+            print("interrupted: stopping the server and removing the fixtures", file=sys.stderr)
+            return 130
+        finally:
+            signal.signal(signal.SIGINT, signal.SIG_IGN)  # a second Ctrl-C must not skip this
+            STOP.set()
+            time.sleep(0.5 if proc is not None and proc.poll() is None else 0)
+            stop_server(proc)
+            if not args.keep:
+                try:
+                    delete_fixtures(fixtures)
+                except Exception as exc:
+                    print(f"cleanup failed: {exc!r}", file=sys.stderr)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

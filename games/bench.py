@@ -1,0 +1,41 @@
+"""The benchmark's floor: the least a move could cost the database, served by the same stack.
+
+``POST /bench/floor/<game_id>/`` locks the game row, steps its version and appends one event —
+one locked read, one write, one insert, nothing else — in one transaction. bench/api_moves.py
+runs it side by side with real moves. config/urls.py mounts these URLs only when
+``BENCH_ENDPOINTS`` is on; they are token-less and CSRF-exempt, so never turn it on in
+production. Point it at a dedicated (aborted) game row, never at a real table.
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.http import HttpRequest, JsonResponse
+from django.urls import path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.decorators.http import require_POST
+
+from games.models import Event, Game
+
+FLOOR_ACTION = {"type": "floor"}
+
+
+@csrf_exempt
+@require_POST
+def floor(request: HttpRequest, game_id: int) -> JsonResponse:
+    with transaction.atomic():
+        rows = list(
+            Game.objects.select_for_update(no_key=True)
+            .filter(pk=game_id)
+            .values_list("version", flat=True)
+        )
+        if not rows:
+            return JsonResponse({"error": "no such game"}, status=404)
+        version = rows[0] + 1
+        Game.objects.filter(pk=game_id).update(version=version)
+        Event.objects.create(game_id=game_id, seq=version, action=FLOOR_ACTION)
+    return JsonResponse({"id": game_id, "version": version})
+
+
+app_name = "bench"
+urlpatterns = [path("floor/<int:game_id>/", floor, name="floor")]
