@@ -17,13 +17,24 @@ import enum
 import zoneinfo
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
-from accounts.models import ApiToken, Block, FriendRequest, Friendship, ModerationLog, User
+from accounts.models import (
+    ApiToken,
+    Block,
+    FriendRequest,
+    Friendship,
+    ModerationLog,
+    Notification,
+    User,
+)
+from accounts.notifications import notify
 
 MAX_ACTIVE_TOKENS = 10
 LAST_SEEN_RESOLUTION = timedelta(minutes=1)
@@ -220,6 +231,10 @@ def friend_request_send(sender: User, recipient: User) -> tuple[RequestOutcome, 
     request = FriendRequest.objects.create(
         from_user=sender, to_user=recipient, silenced=_blocked(recipient, sender)
     )
+    if not request.silenced:  # a blocker never hears of the blocked
+        with translation.override(recipient.language or settings.LANGUAGE_CODE):
+            text = _("%(name)s sent you a friend request.") % {"name": sender.name}
+        notify(recipient, Notification.Kind.FRIEND_REQUEST, text, reverse("friends"))
     return RequestOutcome.SENT, request
 
 

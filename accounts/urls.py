@@ -9,6 +9,9 @@ urlpatterns = [
     path("profile/tokens/", views.api_token_create, name="api_token_create"),
     path("profile/tokens/<int:token_id>/revoke/", views.api_token_revoke, name="api_token_revoke"),
     path("friends/", views.friends, name="friends"),
+    path("notifications/", views.notifications_page, name="notifications"),
+    path("notifications/read/", views.notifications_read, name="notifications_read"),
+    path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("friends/requests/", views.friend_request_send, name="friend_request_send"),
     path(
         "friends/requests/<int:request_id>/accept/",

@@ -10,11 +10,12 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import selectors, services
+from accounts import notifications, selectors, services
 from accounts.forms import ApiTokenForm, FindPlayerForm, ProfileForm
-from accounts.models import ApiToken, FriendRequest, User
+from accounts.models import ApiToken, EmailPreference, FriendRequest, Notification, User
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -234,3 +235,34 @@ def block(request: HttpRequest, user_id: int) -> HttpResponse:
 def unblock(request: HttpRequest, user_id: int) -> HttpResponse:
     other = get_object_or_404(User, pk=user_id)
     return _act(request, services.user_unblock, _("You unblocked %(name)s."), other, other)
+
+
+# --- notifications ---------------------------------------------------------------------------
+
+
+@login_required
+def notifications_page(request: HttpRequest) -> HttpResponse:
+    notes = Notification.objects.filter(user=request.user)[:100]
+    return render(request, "accounts/notifications.html", {"notes": notes})
+
+
+@login_required
+@require_POST
+def notifications_read(request: HttpRequest) -> HttpResponse:
+    ids = [int(i) for i in request.POST.getlist("id") if i.isdigit()]
+    notifications.mark_read(request.user, ids or None)
+    messages.success(request, _("Marked as read."))
+    return redirect("notifications")
+
+
+@csrf_exempt  # the signed token is the authorisation; mail clients post RFC 8058 one-clicks
+@require_http_methods(["GET", "POST"])
+def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
+    """One click from an email: GET asks to confirm, POST (also RFC 8058 one-click) applies."""
+    user = notifications.user_for_unsubscribe(token)
+    if user is None:
+        return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
+    if request.method == "POST":
+        services.profile_update(user, email_preference=EmailPreference.NONE)
+        return render(request, "accounts/unsubscribe.html", {"done": True, "target": user})
+    return render(request, "accounts/unsubscribe.html", {"target": user})

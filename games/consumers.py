@@ -12,6 +12,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from accounts.notifications import mark_absent, mark_present
 from games import selectors, services
 from games.broadcast import group_name
 from games.errors import GameError, StaleVersion
@@ -52,17 +53,26 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         self.group = group_name(self.game_id)
         await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
+        await self._present()
         await self.send_json({"type": "state", "version": payload["version"], "game": payload})
+
+    async def _present(self) -> None:
+        # An open table means no email about it (refreshed with every change it shows).
+        if self.user is not None and self.user.is_authenticated:
+            await database_sync_to_async(mark_present)(self.game_id, self.user.pk)
 
     async def disconnect(self, code: int) -> None:
         if hasattr(self, "group"):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.user is not None and self.user.is_authenticated:
+                await database_sync_to_async(mark_absent)(self.game_id, self.user.pk)
 
     async def game_changed(self, message: dict[str, Any]) -> None:
         payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
         if payload is None:
             await self.close(code=4404)
             return
+        await self._present()
         await self.send_json({"type": "state", "version": payload["version"], "game": payload})
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:

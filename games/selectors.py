@@ -127,3 +127,17 @@ def waiting_on(game: Game, seat: int | None) -> bool:
 
 def visible_games(user: Any) -> QuerySet[Game]:
     return Game.objects.filter(Q(seats__user=user) | Q(invitations__to_user=user)).distinct()
+
+
+def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
+    """The human whose turn it is, if the viewer is another player (turns only: in a secret
+    window, who has not answered is not to be shown)."""
+    if viewer_seat is None or game.status != Game.Status.ACTIVE or game.state is None:
+        return None
+    waiting = registry.get(game.engine).waiting_for(game.state)
+    if waiting.kind != "turn" or waiting.seats[0] == viewer_seat:
+        return None
+    seat = next((s for s in game.seats.all() if s.index == waiting.seats[0]), None)
+    if seat is None or seat.is_bot or seat.user is None or seat.nudged_for_version == game.version:
+        return None
+    return seat

@@ -36,3 +36,11 @@ def schedule_deadline(game_id: int, version: int, seconds: float) -> None:
         log.warning(
             "could not schedule the deadline of game %s; the sweeper will apply it", game_id
         )
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def send_reminders() -> int:
+    """Beat: one reminder per wait at about 80% of the allowed time."""
+    from games.services.notify import send_due_reminders
+
+    return send_due_reminders()

@@ -1,14 +1,16 @@
 from django.urls import path
 
-from games import views
+from games import reports, views
 
 app_name = "games"
 urlpatterns = [
     path("", views.my_games, name="my_games"),
     path("new/", views.new_game, name="new"),
+    path("vacation/", views.vacation_page, name="vacation"),
     path("<int:game_id>/", views.table, name="table"),
     path("<int:game_id>/act/", views.table_act, name="act"),
     path("<int:game_id>/replay/", views.replay, name="replay"),
+    path("<int:game_id>/report/", reports.report_player, name="report"),
     path("<int:game_id>/<str:command>/", views.table_command, name="command"),
     path("rules/<slug:slug>/", views.rules, name="rules"),
 ]

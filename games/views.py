@@ -18,6 +18,7 @@ from games.engines import registry
 from games.errors import GameError, StaleVersion
 from games.forms import NewGameForm
 from games.models import Game
+from games.services import notify, vacation
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
@@ -113,6 +114,8 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             "is_creator": game.created_by_id == request.user.pk,
             "key": uuid.uuid4().hex,
             "invitation": game.invitations.filter(to_user=request.user, status="pending").first(),
+            "nudge_target": selectors.nudge_target(game, seat),
+            "now": timezone.now(),
         },
     )
 
@@ -136,6 +139,7 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
             lambda: services.game_invite(request.user, game_id, request.POST.getlist("invite")),
             _("Invitations sent."),
         ),
+        "nudge": (lambda: notify.nudge(request.user, game_id), _("Nudge sent.")),
     }
     if command not in done:
         raise Http404()
@@ -207,3 +211,36 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
     if slug not in registry.ENGINES:
         raise Http404()
     return render(request, f"games/rules/{slug}.html", {"engine": registry.get(slug)})
+
+
+@login_required
+def vacation_page(request: HttpRequest) -> HttpResponse:
+    if request.method == "POST":
+        try:
+            if request.POST.get("end"):
+                vacation.vacation_end(request.user)
+                messages.success(
+                    request, _("Welcome back: your turns run on the normal clock again.")
+                )
+            else:
+                try:
+                    days = int(request.POST.get("days", ""))
+                except ValueError:
+                    days = 0
+                vacation.vacation_start(request.user, days)
+                messages.success(
+                    request, _("Enjoy your break: your turn deadlines wait until you are back.")
+                )
+        except GameError as exc:
+            messages.error(request, exc.message)
+        return redirect("games:vacation")
+    request.user.refresh_from_db()
+    away = request.user.away_until
+    return render(
+        request,
+        "games/vacation.html",
+        {
+            "days_left": vacation.days_left(request.user),
+            "away": away if away and away > timezone.now() else None,
+        },
+    )

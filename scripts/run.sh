@@ -9,7 +9,7 @@ scripts/venv.sh
 export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings.local}"
 HOST="${HOST:-127.0.0.1}"
 PORT="${PORT:-8000}"
-mkdir -p var/celery-broker var/celery-processed
+mkdir -p var/celery-broker var/celery-processed var/celery-control
 if command -v msgfmt >/dev/null 2>&1 && [ -d locale ]; then
   .venv/bin/python manage.py compilemessages --ignore=.venv -v 0
 fi

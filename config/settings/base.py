@@ -12,6 +12,7 @@ from datetime import timedelta
 from pathlib import Path
 
 import dj_database_url
+from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
 BASE_DIR = Path(__file__).resolve().parents[2]
@@ -131,6 +132,7 @@ else:
         "data_folder_in": str(_broker_dir),
         "data_folder_out": str(_broker_dir),
         "processed_folder": str(VAR_DIR / "celery-processed"),
+        "control_folder": str(VAR_DIR / "celery-control"),
         "store_processed": False,
     }
 
@@ -146,6 +148,8 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.sweep_expired_deadlines",
         "schedule": timedelta(seconds=float(os.environ.get("SWEEP_SECONDS", "10"))),
     },
+    "send-reminders": {"task": "games.tasks.send_reminders", "schedule": timedelta(minutes=1)},
+    "send-daily-digests": {"task": "accounts.tasks.send_daily_digests", "schedule": crontab(hour=7, minute=0)},
 }
 
 # --- Accounts (django-allauth) ----------------------------------------------------------

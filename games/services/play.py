@@ -20,6 +20,7 @@ from games.engines import registry
 from games.engines.core import TIMEOUT, Action, Engine, IllegalAction, State
 from games.errors import GameNotFound, IllegalMove, NotActive, NotAllowed, StaleVersion
 from games.models import Event, Game, Seat
+from games.services import notify
 
 MAX_BOT_STEPS = 1000
 HANDOVER_AFTER_TIMEOUTS = 3
@@ -37,9 +38,11 @@ class ActResult:
 def lock_game(game_id: int) -> Game:
     try:
         # no_key: the lock does not block inserting events that reference the game.
-        return Game.objects.select_for_update(no_key=True).get(pk=game_id)
+        game = Game.objects.select_for_update(no_key=True).get(pk=game_id)
     except Game.DoesNotExist:
         raise GameNotFound() from None
+    game.locked_state = game.state  # engines never mutate a state, so this stays "before"
+    return game
 
 
 def _record(
@@ -138,6 +141,7 @@ def _store(game: Game, engine: Engine, state: State, expected: int) -> None:
     if updated != 1:
         raise StaleVersion(game.version)
     version = game.version
+    notify.after_change(game, engine, getattr(game, "locked_state", None), state, expected)
     transaction.on_commit(lambda: broadcast.notify_game_changed(game.pk, version))
     from games import tasks  # late: tasks import services
 
@@ -227,6 +231,7 @@ def apply_deadline(game_id: int, expected_version: int | None = None) -> bool:
             if seat.consecutive_timeouts >= HANDOVER_AFTER_TIMEOUTS and not seat.is_bot:
                 seat.is_bot = True
                 seat.bot_reason = "timeouts"
+                notify.seat_handed_to_bot(game, seat)
             seat.save(update_fields=["consecutive_timeouts", "is_bot", "bot_reason"])
         state = settle_bots(game, engine, state)
         _store(game, engine, state, locked_version)

@@ -15,6 +15,7 @@ from accounts.selectors import are_friends, has_blocked
 from games.engines import registry
 from games.errors import GameError, NotActive, NotAllowed
 from games.models import PACE_SECONDS, Game, Invitation, Pace, Seat
+from games.services import notify
 from games.services.play import _store, lock_game, settle_bots
 
 MIN_MOVE_SECONDS = 15
@@ -73,6 +74,9 @@ def _invite(creator: User, game: Game, usernames: list[str]) -> list[Invitation]
             invitation.status = Invitation.Status.PENDING
             invitation.answered_at = None
             invitation.save(update_fields=["status", "answered_at"])
+            created = True
+        if created:
+            notify.invited(game, invitee, creator)
         made.append(invitation)
     return made
 

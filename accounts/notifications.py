@@ -1,0 +1,111 @@
+"""In-app notifications and the emails that follow them.
+
+``notify`` is the one way to tell a player something. It stores the notification and, for
+the kinds that may email, queues the email task after commit. Whether an email goes out is
+decided by the task at send time (preferences, the one-per-game-per-hour rule, an open
+table), so a burst of moves never becomes a burst of emails.
+Texts carry names and game titles only: never a card.
+"""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.core import signing
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+
+from accounts.models import EmailPreference, Notification, User
+
+EMAIL_KINDS = {
+    Notification.Kind.YOUR_TURN,
+    Notification.Kind.WINDOW,
+    Notification.Kind.REMINDER,
+    Notification.Kind.NUDGE,
+}
+EMAIL_GAP = timedelta(hours=1)
+PRESENCE_SECONDS = 90
+UNSUBSCRIBE_SALT = "fibbers.unsubscribe"
+
+
+def notify(
+    user: User, kind: str, text: str, url: str = "", game_id: int | None = None
+) -> Notification:
+    email = Notification.Email.PENDING if kind in EMAIL_KINDS else Notification.Email.NONE
+    note = Notification.objects.create(
+        user=user, kind=kind, text=text[:300], url=url, game_id=game_id, email=email
+    )
+    if email == Notification.Email.PENDING:
+        from accounts import tasks
+
+        transaction.on_commit(lambda: tasks.queue_notification_email(note.pk))
+    return note
+
+
+def unread_count(user: User) -> int:
+    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def mark_read(user: User, ids: list[int] | None = None) -> int:
+    rows = Notification.objects.filter(user=user, read_at__isnull=True)
+    if ids is not None:
+        rows = rows.filter(pk__in=ids)
+    return rows.update(read_at=timezone.now())
+
+
+# --- presence: "has the table open" -------------------------------------------------------
+
+
+def _presence_key(game_id: int, user_id: int) -> str:
+    return f"presence:{game_id}:{user_id}"
+
+
+def mark_present(game_id: int, user_id: int) -> None:
+    cache.set(_presence_key(game_id, user_id), True, PRESENCE_SECONDS)
+
+
+def mark_absent(game_id: int, user_id: int) -> None:
+    cache.delete(_presence_key(game_id, user_id))
+
+
+def is_present(game_id: int, user_id: int) -> bool:
+    return bool(cache.get(_presence_key(game_id, user_id)))
+
+
+# --- the email decision --------------------------------------------------------------------
+
+
+def email_decision(note: Notification) -> str:
+    """What to do with a pending email now: "send", "digest" or "skip"."""
+    user = note.user
+    if not user.email or not user.is_active or user.email_preference == EmailPreference.NONE:
+        return "skip"
+    if note.kind == Notification.Kind.REMINDER and not user.email_reminders:
+        return "skip"
+    if user.email_preference == EmailPreference.DIGEST:
+        return "digest"
+    if note.game_id is not None:
+        if is_present(note.game_id, user.pk):
+            return "skip"  # the table is open in front of them
+        recent = Notification.objects.filter(
+            user=user,
+            game_id=note.game_id,
+            email=Notification.Email.SENT,
+            emailed_at__gte=timezone.now() - EMAIL_GAP,
+        )
+        if recent.exclude(pk=note.pk).exists():
+            return "skip"
+    return "send"
+
+
+def unsubscribe_token(user: User) -> str:
+    return signing.dumps(user.pk, salt=UNSUBSCRIBE_SALT)
+
+
+def user_for_unsubscribe(token: str) -> User | None:
+    try:
+        user_id = signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=timedelta(days=60))
+    except signing.BadSignature:
+        return None
+    return User.objects.filter(pk=user_id).first()

@@ -1,0 +1,119 @@
+"""Celery: game emails, sent after commit and never inside a request."""
+
+from __future__ import annotations
+
+import logging
+from datetime import timedelta
+
+from celery import shared_task
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.db import transaction
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import timezone, translation
+from django.utils.translation import ngettext
+
+from accounts import notifications
+from accounts.models import Notification, User
+
+log = logging.getLogger(__name__)
+
+
+def queue_notification_email(notification_id: int) -> None:
+    try:
+        send_notification_email.delay(notification_id)
+    except Exception:  # the broker being down costs an email, never a move
+        log.warning("could not queue the email for notification %s", notification_id)
+
+
+def _absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def _send(user: User, subject: str, template: str, context: dict) -> None:
+    token = notifications.unsubscribe_token(user)
+    unsubscribe = _absolute(reverse("unsubscribe", args=[token]))
+    context = {
+        **context,
+        "user": user,
+        "preferences_url": _absolute(reverse("profile")),
+        "unsubscribe_url": unsubscribe,
+        "site_name": settings.SITE_NAME,
+    }
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        text = render_to_string(f"email/{template}.txt", context)
+        html = render_to_string(f"email/{template}.html", context)
+    message = EmailMultiAlternatives(
+        subject=f"[{settings.SITE_NAME}] {subject}",
+        body=text,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    message.send()
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def send_notification_email(notification_id: int) -> str:
+    with transaction.atomic():
+        note = (
+            Notification.objects.select_for_update()
+            .select_related("user")
+            .filter(pk=notification_id, email=Notification.Email.PENDING)
+            .first()
+        )
+        if note is None:
+            return "done"  # already handled: a redelivered task does nothing
+        decision = notifications.email_decision(note)
+        if decision == "digest":
+            note.email = Notification.Email.DIGEST
+        elif decision == "skip":
+            note.email = Notification.Email.SKIPPED
+        else:
+            _send(note.user, note.text, "notification", {"note": note, "url": _absolute(note.url)})
+            note.email = Notification.Email.SENT
+            note.emailed_at = timezone.now()
+        note.save(update_fields=["email", "emailed_at"])
+    return decision
+
+
+@shared_task(acks_late=True, ignore_result=True)
+def send_daily_digests() -> int:
+    """One email per player with everything queued for the digest; each note goes out once."""
+    sent = 0
+    users = User.objects.filter(notifications__email=Notification.Email.DIGEST).distinct()
+    for user in users:
+        with transaction.atomic():
+            notes = list(
+                Notification.objects.select_for_update()
+                .filter(user=user, email=Notification.Email.DIGEST)
+                .order_by("created_at")
+            )
+            if not notes:
+                continue
+            if user.email and user.is_active:
+                with translation.override(user.language or settings.LANGUAGE_CODE):
+                    subject = ngettext(
+                        "%(n)d update from your tables",
+                        "%(n)d updates from your tables",
+                        len(notes),
+                    ) % {"n": len(notes)}
+                _send(
+                    user,
+                    subject,
+                    "digest",
+                    {
+                        "notes": notes,
+                        "urls": {n.pk: _absolute(n.url) for n in notes},
+                        "since": timezone.now() - timedelta(days=1),
+                    },
+                )
+                sent += 1
+            Notification.objects.filter(pk__in=[n.pk for n in notes]).update(
+                email=Notification.Email.SENT, emailed_at=timezone.now()
+            )
+    return sent

@@ -1,0 +1,84 @@
+"""Vacation: while a player is away their turn deadlines wait, up to 14 days a calendar year."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import User
+from games import clock
+from games.engines import registry
+from games.errors import GameError
+from games.models import Game
+
+DAYS_PER_YEAR = 14
+
+
+def days_left(user: User) -> int:
+    year = timezone.now().year
+    used = user.vacation_days_used if user.vacation_year == year else 0
+    return max(0, DAYS_PER_YEAR - used)
+
+
+def _refresh_deadlines(user: User) -> int:
+    """Recomputes the deadline of every active game that waits on this player's turn."""
+    changed = 0
+    for game in (
+        Game.objects.select_for_update(no_key=True)
+        .filter(status=Game.Status.ACTIVE, seats__user=user, seats__is_bot=False)
+        .distinct()
+    ):
+        engine = registry.get(game.engine)
+        waiting = engine.waiting_for(game.state)
+        if (
+            waiting.kind != "turn"
+            or not game.seats.filter(user=user, index=waiting.seats[0]).exists()
+        ):
+            continue
+        deadline = clock.next_deadline(game, waiting, seats=list(game.seats.select_related("user")))
+        Game.objects.filter(pk=game.pk, version=game.version).update(deadline_at=deadline)
+        changed += 1
+    return changed
+
+
+@transaction.atomic
+def vacation_start(user: User, days: int) -> User:
+    user = User.objects.select_for_update().get(pk=user.pk)
+    now = timezone.now()
+    if user.away_until and user.away_until > now:
+        raise GameError(
+            _("You are already away. End the vacation first to change it."), "already_away"
+        )
+    if not isinstance(days, int) or days < 1:
+        raise GameError(_("A vacation lasts at least one day."), "bad_days")
+    left = days_left(user)
+    if days > left:
+        raise GameError(
+            _("You have %(left)d vacation days left this year.") % {"left": left}, "too_many_days"
+        )
+    if user.vacation_year != now.year:
+        user.vacation_year, user.vacation_days_used = now.year, 0
+    user.vacation_days_used += days
+    user.away_until = now + timedelta(days=days)
+    user.save(update_fields=["away_until", "vacation_year", "vacation_days_used"])
+    _refresh_deadlines(user)
+    return user
+
+
+@transaction.atomic
+def vacation_end(user: User) -> User:
+    """Back early: whole unused days return to the allowance."""
+    user = User.objects.select_for_update().get(pk=user.pk)
+    now = timezone.now()
+    if not user.away_until or user.away_until <= now:
+        raise GameError(_("You are not away."), "not_away")
+    unused = int((user.away_until - now) / timedelta(days=1))
+    if user.vacation_year == now.year:
+        user.vacation_days_used = max(0, user.vacation_days_used - unused)
+    user.away_until = None
+    user.save(update_fields=["away_until", "vacation_days_used"])
+    _refresh_deadlines(user)
+    return user
