@@ -5,10 +5,12 @@ from __future__ import annotations
 from games.engines.cockroach_poker import ENGINE as COCKROACH_POKER
 from games.engines.core import Engine
 from games.engines.imperador import ENGINE as IMPERADOR
+from games.engines.mogel_motte import ENGINE as MOGEL_MOTTE
 
 _ALL: tuple[Engine, ...] = (
     COCKROACH_POKER,
     IMPERADOR,
+    MOGEL_MOTTE,
 )
 
 ENGINES: dict[str, Engine] = {engine.slug: engine for engine in _ALL}
