@@ -51,7 +51,8 @@ def after_change(
     if result is not None:
         names = [s.name for s in game.seats.all()]
         winners = ", ".join(names[i] for i in result.get("winners", [])) or "—"
-        for seat in humans.values():
+        # Everyone who sat down hears the result, including players whose seat the bot took over.
+        for seat in game.seats.select_related("user").filter(user__isnull=False):
             won = seat.index in result.get("winners", [])
             text = (
                 N_("You won at %(game)s #%(id)s!")

@@ -12,7 +12,7 @@ from accounts.models import User
 from games import clock
 from games.engines import registry
 from games.errors import GameError
-from games.models import Game
+from games.models import Game, Seat
 
 DAYS_PER_YEAR = 14
 
@@ -26,11 +26,10 @@ def days_left(user: User) -> int:
 def _refresh_deadlines(user: User) -> int:
     """Recomputes the deadline of every active game that waits on this player's turn."""
     changed = 0
-    for game in (
-        Game.objects.select_for_update(no_key=True)
-        .filter(status=Game.Status.ACTIVE, seats__user=user, seats__is_bot=False)
-        .distinct()
-    ):
+    ids = Seat.objects.filter(user=user, is_bot=False, game__status=Game.Status.ACTIVE).values(
+        "game_id"
+    )
+    for game in Game.objects.select_for_update(no_key=True).filter(pk__in=ids):
         engine = registry.get(game.engine)
         waiting = engine.waiting_for(game.state)
         if (

@@ -1,0 +1,260 @@
+"""Notifications and emails: who is told what, when, and never a card."""
+
+from __future__ import annotations
+
+import random
+from datetime import timedelta
+
+import pytest
+from django.core import mail
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts import notifications
+from accounts.models import EmailPreference, Notification
+from accounts.services import friend_request_send, user_block
+from accounts.tasks import send_daily_digests, send_notification_email
+from games import services
+from games.engines import registry
+from games.errors import GameError
+from games.models import Game, Seat
+from games.services import notify, vacation
+from tests.games.helpers import next_human_move, seat_users
+
+pytestmark = pytest.mark.django_db
+
+
+def waited_user(game: Game):
+    engine = registry.get(game.engine)
+    seat = engine.waiting_for(game.state).seats[0]
+    return seat, seat_users(game)[seat]
+
+
+def turn_game(started):
+    """A started game whose current wait is a human's turn."""
+    for _ in range(10):
+        game = started("cockroach-poker-royal")
+        if registry.get(game.engine).waiting_for(game.state).kind == "turn":
+            return game
+    raise AssertionError("no turn to wait on")
+
+
+def test_the_player_whose_turn_it_is_gets_a_notification_and_one_email_with_links(started):
+    game = turn_game(started)
+    seat, user = waited_user(game)
+    note = Notification.objects.get(user=user, kind=Notification.Kind.YOUR_TURN, game_id=game.pk)
+    assert note.email == Notification.Email.PENDING
+    others = [u for s, u in seat_users(game).items() if s != seat]
+    assert not Notification.objects.filter(
+        user__in=others, kind=Notification.Kind.YOUR_TURN
+    ).exists()
+    assert send_notification_email(note.pk) == "send"
+    assert len(mail.outbox) == 1
+    email = mail.outbox[0]
+    assert email.to == [user.email]
+    assert f"/games/{game.pk}/" in email.body and "/unsubscribe/" in email.body
+    assert email.alternatives and f"/games/{game.pk}/" in email.alternatives[0][0]
+    assert "List-Unsubscribe" in email.extra_headers
+    assert send_notification_email(note.pk) == "done", "a redelivered task sends nothing more"
+    assert len(mail.outbox) == 1
+
+
+def test_no_more_than_one_email_per_game_per_hour(started):
+    game = turn_game(started)
+    _seat, user = waited_user(game)
+    first = notifications.notify(user, Notification.Kind.YOUR_TURN, "one", "/x", game.pk)
+    second = notifications.notify(user, Notification.Kind.NUDGE, "two", "/x", game.pk)
+    assert send_notification_email(first.pk) == "send"
+    assert send_notification_email(second.pk) == "skip"
+    Notification.objects.filter(pk=first.pk).update(emailed_at=timezone.now() - timedelta(hours=2))
+    third = notifications.notify(user, Notification.Kind.YOUR_TURN, "three", "/x", game.pk)
+    assert send_notification_email(third.pk) == "send"
+
+
+def test_no_email_while_the_player_has_the_table_open(started):
+    game = turn_game(started)
+    _seat, user = waited_user(game)
+    note = notifications.notify(user, Notification.Kind.YOUR_TURN, "t", "/x", game.pk)
+    notifications.mark_present(game.pk, user.pk)
+    assert send_notification_email(note.pk) == "skip"
+    assert mail.outbox == []
+
+
+def test_preferences_none_and_daily_digest_are_honoured(started):
+    game = turn_game(started)
+    _seat, user = waited_user(game)
+    user.email_preference = EmailPreference.NONE
+    user.save()
+    note = notifications.notify(user, Notification.Kind.YOUR_TURN, "none", "/x", game.pk)
+    assert send_notification_email(note.pk) == "skip"
+    user.email_preference = EmailPreference.DIGEST
+    user.save()
+    a = notifications.notify(user, Notification.Kind.YOUR_TURN, "digest one", "/games/1/", game.pk)
+    b = notifications.notify(user, Notification.Kind.NUDGE, "digest two", "/games/1/", game.pk)
+    assert send_notification_email(a.pk) == "digest" and send_notification_email(b.pk) == "digest"
+    assert mail.outbox == []
+    assert send_daily_digests() == 1
+    assert (
+        len(mail.outbox) == 1
+        and "digest one" in mail.outbox[0].body
+        and "digest two" in mail.outbox[0].body
+    )
+    assert send_daily_digests() == 0
+
+
+def test_a_reminder_goes_out_once_at_80_percent_of_the_deadline(started):
+    game = turn_game(started)
+    _seat, user = waited_user(game)
+    now = timezone.now()
+    Game.objects.filter(pk=game.pk).update(
+        deadline_at=now + timedelta(seconds=game.move_seconds * 0.5)
+    )
+    assert notify.send_due_reminders(now) == 0
+    Game.objects.filter(pk=game.pk).update(
+        deadline_at=now + timedelta(seconds=game.move_seconds * 0.15)
+    )
+    assert notify.send_due_reminders(now) == 1
+    assert notify.send_due_reminders(now) == 0
+    reminder = Notification.objects.get(user=user, kind=Notification.Kind.REMINDER)
+    user.email_reminders = False
+    user.save()
+    assert send_notification_email(reminder.pk) == "skip"
+
+
+def test_any_other_player_may_nudge_once_per_turn_but_not_themselves(started):
+    game = turn_game(started)
+    seat, user = waited_user(game)
+    other = next(u for s, u in seat_users(game).items() if s != seat)
+    with pytest.raises(GameError):
+        notify.nudge(user, game.pk)
+    client = Client()
+    client.force_login(other)
+    page = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    assert f"Nudge {user.name}" in page
+    response = client.post(reverse("games:command", args=[game.pk, "nudge"]), follow=True)
+    assert "Nudge sent." in response.content.decode()
+    assert Notification.objects.filter(user=user, kind=Notification.Kind.NUDGE).count() == 1
+    with pytest.raises(GameError, match="already nudged"):
+        notify.nudge(other, game.pk)
+    assert Notification.objects.filter(user=user, kind=Notification.Kind.NUDGE).count() == 1
+
+
+def test_nobody_can_nudge_during_a_secret_window(started):
+    for _ in range(40):
+        game = started("imperador")
+        engine = registry.get(game.engine)
+        rng = random.Random(1)
+        for _step in range(30):
+            if engine.waiting_for(game.state).kind == "window":
+                break
+            seat, action = next_human_move(game, rng)
+            services.act(seat_users(game)[seat], game.pk, game.version, action)
+            game.refresh_from_db()
+        if engine.waiting_for(game.state).kind == "window":
+            user = seat_users(game)[0]
+            with pytest.raises(GameError, match="not during a window"):
+                notify.nudge(user, game.pk)
+            return
+    raise AssertionError("never reached a window")
+
+
+def test_invitations_friend_requests_results_and_hand_overs_notify(trio, make_user):
+    alice, bob, carol = trio
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob"])
+    assert Notification.objects.filter(
+        user=bob, kind=Notification.Kind.INVITATION, game_id=game.pk
+    ).exists()
+    dave = make_user("dave")
+    friend_request_send(dave, alice)
+    assert (
+        Notification.objects.filter(user=alice, kind=Notification.Kind.FRIEND_REQUEST).count() == 1
+    )
+    erin = make_user("erin")
+    user_block(alice, erin)
+    friend_request_send(erin, alice)  # silenced: the blocker never hears of it
+    assert (
+        Notification.objects.filter(user=alice, kind=Notification.Kind.FRIEND_REQUEST).count() == 1
+    )
+    solo = services.game_create(bob, engine="cockroach-poker-royal", seats=2, bots=1)
+    services.game_start(bob, solo.pk)
+    solo.refresh_from_db()
+    for _ in range(200):
+        solo.refresh_from_db()
+        if solo.status != Game.Status.ACTIVE:
+            break
+        Game.objects.filter(pk=solo.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+        services.apply_deadline(solo.pk)
+    assert (
+        Notification.objects.filter(
+            user=bob, kind=Notification.Kind.SEAT_TO_BOT, game_id=solo.pk
+        ).count()
+        == 1
+    )
+    assert Seat.objects.get(game=solo, user=bob).is_bot
+    solo.refresh_from_db()
+    assert solo.status == Game.Status.FINISHED
+    assert Notification.objects.filter(
+        user=bob, kind=Notification.Kind.GAME_FINISHED, game_id=solo.pk
+    ).exists()
+
+
+def test_the_bell_counts_unread_and_marking_read_clears_it(alice):
+    notifications.notify(alice, Notification.Kind.INVITATION, "hello there", "/games/")
+    client = Client()
+    client.force_login(alice)
+    page = client.get(reverse("notifications")).content.decode()
+    assert "hello there" in page and 'class="badge">1<' in page
+    client.post(reverse("notifications_read"))
+    assert 'class="badge"' not in client.get(reverse("notifications")).content.decode()
+
+
+def test_one_click_unsubscribe_turns_game_email_off(alice):
+    token = notifications.unsubscribe_token(alice)
+    response = Client().post(reverse("unsubscribe", args=[token]))
+    assert response.status_code == 200
+    alice.refresh_from_db()
+    assert alice.email_preference == EmailPreference.NONE
+    assert Client().post(reverse("unsubscribe", args=["forged"])).status_code == 400
+
+
+def test_vacation_extends_turn_deadlines_and_is_capped_at_14_days_a_year(started):
+    game = turn_game(started)
+    _seat, user = waited_user(game)
+    before = game.deadline_at
+    vacation.vacation_start(user, 3)
+    game.refresh_from_db()
+    assert game.deadline_at >= before + timedelta(days=3) - timedelta(seconds=5)
+    client = Client()
+    client.force_login(next(u for u in seat_users(game).values() if u != user))
+    assert "away until" in client.get(reverse("games:table", args=[game.pk])).content.decode()
+    with pytest.raises(GameError):
+        vacation.vacation_start(user, 2)  # already away
+    vacation.vacation_end(user)
+    user.refresh_from_db()
+    assert vacation.days_left(user) == 13  # the day begun counts; two unused whole days came back
+    with pytest.raises(GameError):
+        vacation.vacation_start(user, 14)
+    game.refresh_from_db()
+    assert game.deadline_at < before + timedelta(days=1)
+
+
+def test_no_notification_or_email_names_a_card(started):
+    game = started("cockroach-poker-royal")
+    engine = registry.get(game.engine)
+    rng = random.Random(8)
+    for _ in range(400):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        seat, action = next_human_move(game, rng)
+        services.act(seat_users(game)[seat], game.pk, game.version, action)
+    for note in Notification.objects.filter(email=Notification.Email.PENDING):
+        send_notification_email(note.pk)
+    species = set(engine.view(game.state, None)["claims"]) | {"joker", "blank"}
+    texts = [n.text for n in Notification.objects.all()] + [m.body for m in mail.outbox]
+    assert texts
+    for text in texts:
+        lowered = text.lower().replace(engine.name.lower(), "")
+        for word in species:
+            assert word.replace("_", " ") not in lowered, (word, text)
