@@ -160,7 +160,7 @@ def test_nobody_can_nudge_during_a_secret_window(started):
 
 
 def test_invitations_friend_requests_results_and_hand_overs_notify(trio, make_user):
-    alice, bob, carol = trio
+    alice, bob, _carol = trio
     game = services.game_create(alice, engine="imperador", seats=3, invite=["bob"])
     assert Notification.objects.filter(
         user=bob, kind=Notification.Kind.INVITATION, game_id=game.pk
