@@ -10,6 +10,7 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
@@ -18,6 +19,11 @@ from django.utils.translation import ngettext
 
 from accounts import services
 from accounts.models import ApiToken, Block, FriendRequest, Friendship, ModerationLog, User
+
+# The one place accounts reaches into games: a ban hands the player's seats to the bot.
+# (accounts.services stays free of games; the games service writes its own log rows.)
+from games.errors import GameError
+from games.services import seats_to_bot_for_banned
 
 admin.site.site_header = _("Fibbers administration")
 admin.site.site_title = _("Fibbers administration")
@@ -100,18 +106,31 @@ class UserAdmin(DjangoUserAdmin):
     def ban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         form = BanReasonForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
-            done, refused = 0, []
+            done, seats, refused = 0, 0, []
             for user in queryset:
                 try:
-                    services.user_ban(request.user, user, form.cleaned_data["reason"])
+                    with transaction.atomic():  # the ban and the seat handover, or neither
+                        services.user_ban(request.user, user, form.cleaned_data["reason"])
+                        seats += len(seats_to_bot_for_banned(request.user, user))
                     done += 1
-                except services.ModerationError as error:
+                except (services.ModerationError, GameError) as error:
                     refused.append(error.message)
             if done:
                 self.message_user(
                     request,
                     ngettext("Banned %(count)d user.", "Banned %(count)d users.", done)
                     % {"count": done},
+                    messages.SUCCESS,
+                )
+            if seats:
+                self.message_user(
+                    request,
+                    ngettext(
+                        "Handed %(count)d seat to the bot.",
+                        "Handed %(count)d seats to the bot.",
+                        seats,
+                    )
+                    % {"count": seats},
                     messages.SUCCESS,
                 )
             for message in refused:

@@ -1,0 +1,549 @@
+"""Moderation in the admin: games, seats, the event log, invitations and player reports.
+
+Everything here is read-only. The actions (abort, force the deadline, hand a seat to the
+bot, resolve or dismiss a report) ask for a reason on an intermediate page and call
+``games.services``, which lock the game, keep the event log replayable and write the
+moderation log row. The event log with every hidden card needs ``games.view_event``.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import admin, messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.core.exceptions import PermissionDenied
+from django.db.models import QuerySet
+from django.http import Http404, HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.urls import path, reverse
+from django.utils.html import format_html, format_html_join
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from games import replays, services
+from games.engines import registry
+from games.errors import GameError
+from games.models import Event, Game, Invitation, Report, Seat
+
+EVENT_PERMISSION = "games.view_event"
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Kept in the moderation log."),
+    )
+
+
+class ResolutionForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Resolution note"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("What was decided and done; kept on the report and in the moderation log."),
+    )
+
+
+def _pretty(value: Any) -> str:
+    return json.dumps(value, indent=2, sort_keys=True, ensure_ascii=False)
+
+
+def _user_link(user: Any) -> str:
+    if user is None:
+        return "—"
+    url = reverse("admin:accounts_user_change", args=[user.pk])
+    return format_html('<a href="{}">{}</a>', url, user.username)
+
+
+def _game_link(game_id: int | None) -> str:
+    if game_id is None:
+        return "—"
+    url = reverse("admin:games_game_change", args=[game_id])
+    return format_html('<a href="{}">#{}</a>', url, game_id)
+
+
+def _events_html(events: list[dict[str, Any]]) -> str:
+    """Every engine event of one log entry, hidden ones included, each with its audience."""
+    rows = []
+    for event in events:
+        to = event.get("to")
+        audience = (
+            _("everyone")
+            if to is None
+            else _("only seats %(seats)s") % {"seats": ", ".join(str(s) for s in to)}
+        )
+        rows.append((event.get("kind", "?"), audience, json.dumps(event.get("data") or {})))
+    return format_html(
+        '<ul class="moderation-events">{}</ul>',
+        format_html_join("", "<li><strong>{}</strong> ({}) <code>{}</code></li>", rows),
+    )
+
+
+class ReadOnlyModelAdmin(admin.ModelAdmin):
+    """Staff may look; only the actions (through the services) change anything."""
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_moderate_permission(self, request: HttpRequest) -> bool:
+        """Moderation actions need the model's change permission (which the forms never use)."""
+        opts = self.opts
+        return request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}")
+
+    def confirm_and_run(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet,
+        *,
+        action: str,
+        title: str,
+        intro: str,
+        submit: str,
+        call: Callable[[Any, str], Any],
+        done: Callable[[int], str],
+        form_class: type[forms.Form] = ReasonForm,
+    ) -> HttpResponse | None:
+        """First post: a page asking for the reason. Second post (``apply``): call the service
+        once per selected object; a refused one is reported and the others still go through."""
+        applying = "apply" in request.POST
+        form = form_class(request.POST if applying else None)
+        if applying and form.is_valid():
+            count = 0
+            for obj in queryset:
+                try:
+                    call(obj, form.cleaned_data["reason"])
+                except GameError as error:
+                    self.message_user(request, f"{obj}: {error.message}", messages.WARNING)
+                else:
+                    count += 1
+            if count:
+                self.message_user(request, done(count), messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "intro": intro,
+            "submit": submit,
+            "opts": self.opts,
+            "queryset": queryset,
+            "form": form,
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            "action": action,
+        }
+        return TemplateResponse(request, "admin/games/confirm_action.html", context)
+
+
+class EventInline(admin.TabularInline):
+    """The full event log, hidden cards included: only for staff with ``games.view_event``."""
+
+    model = Event
+    fields = ("seq", "seat", "reason", "action_json", "all_events", "actor", "created_at")
+    readonly_fields = fields
+    ordering = ("seq",)
+    extra = 0
+    can_delete = False
+    verbose_name_plural = _("event log (every hidden card)")
+
+    def has_view_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        user = request.user
+        return user.is_active and user.is_staff and user.has_perm(EVENT_PERMISSION)
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=_("action"))
+    def action_json(self, event: Event) -> str:
+        return format_html("<code>{}</code>", json.dumps(event.action, sort_keys=True))
+
+    @admin.display(description=_("events"))
+    def all_events(self, event: Event) -> str:
+        return _events_html(event.events)
+
+
+class SeatInline(admin.TabularInline):
+    model = Seat
+    fields = ("index", "user", "is_bot", "bot_reason", "consecutive_timeouts", "moderate")
+    readonly_fields = fields
+    extra = 0
+    can_delete = False
+
+    def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.display(description=_("moderate"))
+    def moderate(self, seat: Seat) -> str:
+        if seat.is_bot:
+            return "—"
+        url = reverse("admin:games_seat_changelist") + f"?game__id__exact={seat.game_id}"
+        return format_html('<a href="{}">{}</a>', url, _("Replace by the bot…"))
+
+
+@admin.register(Game)
+class GameAdmin(ReadOnlyModelAdmin):
+    list_display = (
+        "id",
+        "engine",
+        "status",
+        "players",
+        "version",
+        "deadline_at",
+        "created_at",
+    )
+    list_filter = ("status", "engine")
+    search_fields = ("seats__user__username",)
+    search_help_text = _("Search by a player's username.")
+    date_hierarchy = "created_at"
+    ordering = ("-created_at",)
+    inlines = (SeatInline, EventInline)
+    actions = ("abort_games", "force_deadlines")
+    fieldsets = (
+        (
+            None,
+            {
+                "fields": (
+                    "engine",
+                    "rules_version",
+                    "status",
+                    "players",
+                    "version",
+                    "deadline_at",
+                    "waiting_for",
+                    "created_by",
+                    "created_at",
+                    "started_at",
+                    "finished_at",
+                    "result_json",
+                )
+            },
+        ),
+        (
+            _("Table settings"),
+            {
+                "fields": (
+                    "seats_count",
+                    "pace",
+                    "move_seconds",
+                    "window_seconds",
+                    "join_policy",
+                    "allow_spectators",
+                    "options",
+                )
+            },
+        ),
+        (_("Hidden information"), {"fields": ("seed", "state_json", "full_log")}),
+    )
+    readonly_fields = (
+        "players",
+        "waiting_for",
+        "result_json",
+        "state_json",
+        "full_log",
+    )
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
+        return super().get_queryset(request).prefetch_related("seats__user")
+
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
+        fieldsets = super().get_fieldsets(request, obj)
+        if request.user.has_perm(EVENT_PERMISSION):
+            return fieldsets
+        return fieldsets[:-1]  # the seed, the state and the full log show every hidden card
+
+    def get_urls(self) -> list:
+        view = self.admin_site.admin_view(self.full_log_view)
+        return [
+            path("<int:game_id>/full-log/", view, name="games_game_full_log"),
+            *super().get_urls(),
+        ]
+
+    @admin.display(description=_("players"))
+    def players(self, game: Game) -> str:
+        return ", ".join(seat.name for seat in game.seats.all())
+
+    @admin.display(description=_("waiting for"))
+    def waiting_for(self, game: Game) -> str:
+        if game.state is None or game.status != Game.Status.ACTIVE:
+            return "—"
+        waiting = registry.get(game.engine).waiting_for(game.state)
+        kind = f"{waiting.kind} {waiting.window}" if waiting.window else waiting.kind
+        seats = ", ".join(str(s) for s in waiting.seats)
+        return f"{kind} ({_('seats')} {seats})"
+
+    @admin.display(description=_("result"))
+    def result_json(self, game: Game) -> str:
+        return format_html("<pre>{}</pre>", _pretty(game.result)) if game.result else "—"
+
+    @admin.display(description=_("state (read-only)"))
+    def state_json(self, game: Game) -> str:
+        if game.state is None:
+            return "—"
+        return format_html(
+            "<details><summary>{}</summary><pre>{}</pre></details>",
+            _("Show the full state"),
+            _pretty(game.state),
+        )
+
+    @admin.display(description=_("full log"))
+    def full_log(self, game: Game) -> str:
+        if game.state is None:
+            return "—"
+        url = reverse("admin:games_game_full_log", args=[game.pk])
+        return format_html('<a href="{}">{}</a>', url, _("Replay the whole game, step by step"))
+
+    def full_log_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+        game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+        if game is None or game.state is None:
+            raise Http404()
+        if not (
+            self.has_view_permission(request, game) and request.user.has_perm(EVENT_PERMISSION)
+        ):
+            raise PermissionDenied
+        engine = registry.get(game.engine)
+        steps = replays.full_replay(game)
+        final = steps[-1]["state"]
+        context = {
+            **self.admin_site.each_context(request),
+            "title": _("Full log of game #%(id)s") % {"id": game.pk},
+            "opts": self.opts,
+            "original": game,
+            "game": game,
+            "players": [seat.name for seat in game.seats.all()],
+            "steps": [
+                {
+                    **step,
+                    "action_json": json.dumps(step["action"], sort_keys=True),
+                    "events_html": _events_html(step["events"]),
+                    "state_json": _pretty(step["state"]),
+                }
+                for step in steps
+            ],
+            "replays_to_stored_state": json.dumps(final, sort_keys=True)
+            == json.dumps(game.state, sort_keys=True),
+            "card_zones": _pretty(engine.card_zones(game.state)),
+        }
+        return TemplateResponse(request, "admin/games/game/full_log.html", context)
+
+    @admin.action(description=_("Abort selected games…"), permissions=["moderate"])
+    def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+        return self.confirm_and_run(
+            request,
+            queryset,
+            action="abort_games",
+            title=_("Abort games"),
+            intro=_(
+                "These games stop for good: nobody can move any more, the deadline is cleared "
+                "and open invitations are cancelled. The state and the event log stay as they are."
+            ),
+            submit=_("Abort"),
+            call=lambda game, reason: services.game_abort(request.user, game.pk, reason),
+            done=lambda n: (
+                ngettext("Aborted %(count)d game.", "Aborted %(count)d games.", n) % {"count": n}
+            ),
+        )
+
+    @admin.action(description=_("Force the current deadline now…"), permissions=["moderate"])
+    def force_deadlines(
+        self, request: HttpRequest, queryset: QuerySet[Game]
+    ) -> HttpResponse | None:
+        return self.confirm_and_run(
+            request,
+            queryset,
+            action="force_deadlines",
+            title=_("Force the current deadline now"),
+            intro=_(
+                "What each game waits on times out now, exactly as if its deadline had passed: "
+                "the bot moves for a seat whose turn it is, and a reaction window closes."
+            ),
+            submit=_("Time out now"),
+            call=lambda game, reason: services.force_deadline(request.user, game.pk, reason),
+            done=lambda n: (
+                ngettext(
+                    "Forced the deadline of %(count)d game.",
+                    "Forced the deadlines of %(count)d games.",
+                    n,
+                )
+                % {"count": n}
+            ),
+        )
+
+
+@admin.register(Seat)
+class SeatAdmin(ReadOnlyModelAdmin):
+    list_display = (
+        "game_link",
+        "index",
+        "user",
+        "is_bot",
+        "bot_reason",
+        "consecutive_timeouts",
+        "game_status",
+    )
+    list_filter = ("is_bot", "bot_reason", "game__status")
+    search_fields = ("user__username",)
+    search_help_text = _("Search by a player's username.")
+    list_select_related = ("game", "user")
+    ordering = ("-game_id", "index")
+    actions = ("replace_by_bot",)
+
+    @admin.display(description=_("game"), ordering="game_id")
+    def game_link(self, seat: Seat) -> str:
+        return _game_link(seat.game_id)
+
+    @admin.display(description=_("game status"), ordering="game__status")
+    def game_status(self, seat: Seat) -> str:
+        return seat.game.get_status_display()
+
+    @admin.action(description=_("Replace selected seats by the bot…"), permissions=["moderate"])
+    def replace_by_bot(self, request: HttpRequest, queryset: QuerySet[Seat]) -> HttpResponse | None:
+        return self.confirm_and_run(
+            request,
+            queryset.select_related("game", "user"),
+            action="replace_by_bot",
+            title=_("Replace seats by the bot"),
+            intro=_(
+                "The bot plays these seats for the rest of their games; if a game waits on one "
+                "of them, the bot moves at once."
+            ),
+            submit=_("Hand to the bot"),
+            call=lambda seat, reason: services.seat_to_bot(
+                request.user, seat.game_id, seat.index, reason
+            ),
+            done=lambda n: (
+                ngettext(
+                    "Handed %(count)d seat to the bot.", "Handed %(count)d seats to the bot.", n
+                )
+                % {"count": n}
+            ),
+        )
+
+
+@admin.register(Invitation)
+class InvitationAdmin(ReadOnlyModelAdmin):
+    list_display = ("game_link", "from_user", "to_user", "status", "created_at", "answered_at")
+    list_filter = ("status",)
+    search_fields = ("from_user__username", "to_user__username")
+    list_select_related = ("from_user", "to_user")
+    date_hierarchy = "created_at"
+
+    @admin.display(description=_("game"), ordering="game_id")
+    def game_link(self, invitation: Invitation) -> str:
+        return _game_link(invitation.game_id)
+
+
+@admin.register(Report)
+class ReportAdmin(ReadOnlyModelAdmin):
+    list_display = (
+        "id",
+        "created_at",
+        "reporter_link",
+        "reported_link",
+        "game_link",
+        "reason",
+        "status",
+        "resolved_by",
+    )
+    list_filter = ("status", "reason")
+    search_fields = ("reporter__username", "reported__username", "text")
+    list_select_related = ("reporter", "reported", "resolved_by")
+    date_hierarchy = "created_at"
+    fields = (
+        "reporter_link",
+        "reported_link",
+        "reports_about_player",
+        "game_link",
+        "reason",
+        "text",
+        "status",
+        "created_at",
+        "resolved_by",
+        "resolved_at",
+        "resolution",
+    )
+    readonly_fields = ("reporter_link", "reported_link", "reports_about_player", "game_link")
+    actions = ("resolve_reports", "dismiss_reports")
+
+    @admin.display(description=_("reporter"), ordering="reporter__username")
+    def reporter_link(self, report: Report) -> str:
+        return _user_link(report.reporter)
+
+    @admin.display(description=_("reported player"), ordering="reported__username")
+    def reported_link(self, report: Report) -> str:
+        return _user_link(report.reported)
+
+    @admin.display(description=_("game"), ordering="game_id")
+    def game_link(self, report: Report) -> str:
+        return _game_link(report.game_id)
+
+    @admin.display(description=_("all reports about this player"))
+    def reports_about_player(self, report: Report) -> str:
+        url = (
+            reverse("admin:games_report_changelist") + f"?reported__id__exact={report.reported_id}"
+        )
+        count = Report.objects.filter(reported_id=report.reported_id).count()
+        return format_html('<a href="{}">{}</a>', url, count)
+
+    def _close(self, request: HttpRequest, queryset: QuerySet[Report], status: str, **kw: Any):
+        return self.confirm_and_run(
+            request,
+            queryset.select_related("reporter", "reported"),
+            form_class=ResolutionForm,
+            call=lambda report, note: services.report_resolve(request.user, report, status, note),
+            **kw,
+        )
+
+    @admin.action(description=_("Resolve selected reports…"), permissions=["moderate"])
+    def resolve_reports(self, request: HttpRequest, queryset: QuerySet[Report]):
+        return self._close(
+            request,
+            queryset,
+            Report.Status.RESOLVED,
+            action="resolve_reports",
+            title=_("Resolve reports"),
+            intro=_(
+                "Mark these reports as resolved. Act first if needed: ban the player from the "
+                "user admin, or hand their seat to the bot from the game."
+            ),
+            submit=_("Resolve"),
+            done=lambda n: (
+                ngettext("Resolved %(count)d report.", "Resolved %(count)d reports.", n)
+                % {"count": n}
+            ),
+        )
+
+    @admin.action(description=_("Dismiss selected reports…"), permissions=["moderate"])
+    def dismiss_reports(self, request: HttpRequest, queryset: QuerySet[Report]):
+        return self._close(
+            request,
+            queryset,
+            Report.Status.DISMISSED,
+            action="dismiss_reports",
+            title=_("Dismiss reports"),
+            intro=_("Close these reports without action."),
+            submit=_("Dismiss"),
+            done=lambda n: (
+                ngettext("Dismissed %(count)d report.", "Dismissed %(count)d reports.", n)
+                % {"count": n}
+            ),
+        )

@@ -1,0 +1,251 @@
+"""Moderation: the admin's (and the ban hook's) only way to change a game, plus player reports.
+
+Every moderator action runs in one transaction, locks the game row like a move does, and
+writes one ``accounts.ModerationLog`` row. Nothing here invents an event-log entry that is not
+a real engine action: the log must keep replaying to the stored state (see ``games.replays``),
+so an abort or a seat handover is recorded in the moderation log, and the moves bots or
+deadlines make because of it are recorded as ordinary ``bot`` / ``timeout`` events.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from accounts.models import ModerationLog, User
+from games import broadcast
+from games.engines import registry
+from games.errors import GameError, NotActive
+from games.models import Game, Invitation, Report, Seat
+from games.services.play import _store, apply_deadline, lock_game, settle_bots
+
+OPEN_STATUSES = (Game.Status.LOBBY, Game.Status.ACTIVE)
+
+
+class ModerationAction:
+    """The ``ModerationLog.action`` values this module writes (accounts writes ban/unban)."""
+
+    GAME_ABORT = "game_abort"
+    SEAT_TO_BOT = "seat_to_bot"
+    FORCE_DEADLINE = "force_deadline"
+    BANNED_SEAT_TO_BOT = "banned_seat_to_bot"
+    REPORT_RESOLVED = "report_resolved"
+    REPORT_DISMISSED = "report_dismissed"
+
+
+def _reason(reason: str) -> str:
+    reason = (reason or "").strip()
+    if not reason:
+        raise GameError(_("Give a reason: it goes into the moderation log."), "reason_required")
+    return reason
+
+
+def _log(actor: Any, action: str, reason: str, game_id: int | None = None, target: Any = None):
+    return ModerationLog.objects.create(
+        actor=actor, action=action, target_user=target, game_id=game_id, reason=reason
+    )
+
+
+def _ping(game: Game) -> None:
+    game_id, version = game.pk, game.version
+    transaction.on_commit(lambda: broadcast.notify_game_changed(game_id, version))
+
+
+@transaction.atomic
+def game_abort(actor: User, game_id: int, reason: str) -> Game:
+    """Stops a table for good: lobby or active -> aborted. State, seats and the log stay as they are."""
+    reason = _reason(reason)
+    game = lock_game(game_id)
+    if game.status not in OPEN_STATUSES:
+        raise NotActive(
+            _("Game #%(id)s is already %(status)s.")
+            % {"id": game.pk, "status": game.get_status_display()}
+        )
+    game.status = Game.Status.ABORTED
+    game.deadline_at = None
+    game.finished_at = timezone.now()
+    Game.objects.filter(pk=game.pk, version=game.version).update(
+        status=game.status, deadline_at=None, finished_at=game.finished_at
+    )
+    game.invitations.filter(status=Invitation.Status.PENDING).update(
+        status=Invitation.Status.CANCELLED, answered_at=game.finished_at
+    )
+    _log(actor, ModerationAction.GAME_ABORT, reason, game_id=game.pk)
+    _ping(game)
+    return game
+
+
+def _hand_to_bot(game: Game, seat: Seat, bot_reason: str) -> None:
+    """Marks the seat as the bot's and, if the game now waits on bots, lets them play."""
+    Seat.objects.filter(pk=seat.pk).update(is_bot=True, bot_reason=bot_reason)
+    seat.is_bot, seat.bot_reason = True, bot_reason
+    if game.status != Game.Status.ACTIVE or game.state is None:
+        _ping(game)
+        return
+    engine = registry.get(game.engine)
+    locked_version = game.version
+    state = settle_bots(game, engine, game.state)
+    if game.version != locked_version:
+        # Bots moved: store the new state, version and deadline (compare-and-swap, pings).
+        _store(game, engine, state, locked_version)
+    else:
+        # Nothing was owed by the new bot: the deadline and version stay; the seat list changed.
+        _ping(game)
+
+
+@transaction.atomic
+def seat_to_bot(actor: User, game_id: int, seat_index: int, reason: str) -> Seat:
+    """Hands one human seat to the bot for the rest of the game (bot_reason "admin")."""
+    reason = _reason(reason)
+    game = lock_game(game_id)
+    if game.status not in OPEN_STATUSES:
+        raise NotActive(_("Game #%(id)s is over.") % {"id": game.pk})
+    seat = Seat.objects.select_related("user").filter(game=game, index=seat_index).first()
+    if seat is None:
+        raise GameError(
+            _("Game #%(id)s has no seat %(seat)s.") % {"id": game.pk, "seat": seat_index},
+            "no_such_seat",
+        )
+    if seat.is_bot:
+        raise GameError(
+            _("Seat %(seat)s of game #%(id)s is already played by the bot.")
+            % {"seat": seat_index, "id": game.pk},
+            "already_bot",
+        )
+    _hand_to_bot(game, seat, "admin")
+    _log(actor, ModerationAction.SEAT_TO_BOT, reason, game_id=game.pk, target=seat.user)
+    return seat
+
+
+@transaction.atomic
+def force_deadline(actor: User, game_id: int, reason: str) -> Game:
+    """Makes the current wait time out now, exactly as if its deadline had passed."""
+    reason = _reason(reason)
+    game = lock_game(game_id)
+    if game.status != Game.Status.ACTIVE or game.state is None:
+        raise NotActive(_("Game #%(id)s is not in play.") % {"id": game.pk})
+    waiting = registry.get(game.engine).waiting_for(game.state)
+    target = None
+    if waiting.kind == "turn":
+        seat = Seat.objects.select_related("user").filter(game=game, index=waiting.seats[0]).first()
+        target = seat.user if seat else None
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())
+    # The same path as the sweeper: the row lock we hold is re-entered, the version checked.
+    if not apply_deadline(game.pk, game.version):
+        raise GameError(_("Game #%(id)s has nothing to time out.") % {"id": game.pk}, "no_wait")
+    _log(actor, ModerationAction.FORCE_DEADLINE, reason, game_id=game.pk, target=target)
+    return Game.objects.get(pk=game.pk)
+
+
+@transaction.atomic
+def seats_to_bot_for_banned(actor: User, user: User) -> list[Seat]:
+    """After a ban: each seat the player holds at an open table goes to the bot (bot_reason "banned")."""
+    user = User.objects.get(pk=user.pk)
+    if user.banned_at is None:
+        raise GameError(_("%(name)s is not banned.") % {"name": user.username}, "not_banned")
+    handed = []
+    game_ids = (
+        Seat.objects.filter(user=user, is_bot=False, game__status__in=OPEN_STATUSES)
+        .order_by("game_id")
+        .values_list("game_id", flat=True)
+    )
+    for game_id in list(game_ids):
+        game = lock_game(game_id)  # one game at a time, in id order: no lock cycles
+        seat = Seat.objects.filter(game=game, user=user, is_bot=False).first()
+        if seat is None or game.status not in OPEN_STATUSES:
+            continue  # it moved on while we waited for the lock
+        _hand_to_bot(game, seat, "banned")
+        _log(
+            actor,
+            ModerationAction.BANNED_SEAT_TO_BOT,
+            user.ban_reason,
+            game_id=game.pk,
+            target=user,
+        )
+        handed.append(seat)
+    return handed
+
+
+# --- Reports ------------------------------------------------------------------------------
+
+REPORT_TEXT_MAX = 2000
+
+
+def _seated_user(game: Game, who: Any) -> User:
+    """The user at ``who``: a seat index (int or digits) or a username."""
+    seats = Seat.objects.filter(game=game).select_related("user")
+    if isinstance(who, int) or (isinstance(who, str) and who.strip().isdigit()):
+        seat = seats.filter(index=int(who)).first()
+        if seat is not None and seat.user is None:
+            raise GameError(_("That seat is a bot; there is nobody to report."), "bot_seat")
+    else:
+        seat = seats.filter(user__username__iexact=str(who or "").strip()).first()
+    if seat is None or seat.user is None:
+        raise GameError(_("That player is not seated at this table."), "not_seated")
+    return seat.user
+
+
+@transaction.atomic
+def report_create(
+    reporter: User, game_id: int, reported: Any, reason: str, text: str = ""
+) -> Report:
+    """A player reports another player from the same table."""
+    game = lock_game(game_id)  # serialises reports on one table: one open report per pair
+    if not Seat.objects.filter(game=game, user=reporter).exists():
+        raise GameError(
+            _("You can only report players at a table where you have a seat."), "not_seated"
+        )
+    target = _seated_user(game, reported)
+    if target.pk == reporter.pk:
+        raise GameError(_("You cannot report yourself."), "self")
+    if reason not in Report.Reason.values:
+        raise GameError(_("Choose a reason for the report."), "bad_reason")
+    text = (text or "").strip()
+    if len(text) > REPORT_TEXT_MAX:
+        raise GameError(
+            _("Keep the description under %(max)d characters.") % {"max": REPORT_TEXT_MAX},
+            "too_long",
+        )
+    if Report.objects.filter(
+        reporter=reporter, reported=target, game=game, status=Report.Status.OPEN
+    ).exists():
+        raise GameError(
+            _("You have already reported %(name)s at this table; the moderators will look at it.")
+            % {"name": target.name},
+            "duplicate",
+        )
+    return Report.objects.create(
+        reporter=reporter, reported=target, game=game, reason=reason, text=text
+    )
+
+
+@transaction.atomic
+def report_resolve(actor: User, report: Report, status: str, resolution: str) -> Report:
+    """Closes an open report as resolved or dismissed, with a note for the log."""
+    if status not in (Report.Status.RESOLVED, Report.Status.DISMISSED):
+        raise GameError(_("A report is closed as resolved or dismissed."), "bad_status")
+    resolution = (resolution or "").strip()
+    if not resolution:
+        raise GameError(_("Write a resolution note."), "reason_required")
+    report = Report.objects.select_for_update().get(pk=report.pk)
+    if report.status != Report.Status.OPEN:
+        raise GameError(
+            _("Report #%(id)s is already %(status)s.")
+            % {"id": report.pk, "status": report.get_status_display()},
+            "not_open",
+        )
+    report.status = status
+    report.resolved_by = actor
+    report.resolved_at = timezone.now()
+    report.resolution = resolution
+    report.save(update_fields=["status", "resolved_by", "resolved_at", "resolution"])
+    action = (
+        ModerationAction.REPORT_RESOLVED
+        if status == Report.Status.RESOLVED
+        else ModerationAction.REPORT_DISMISSED
+    )
+    _log(actor, action, resolution, game_id=report.game_id, target=report.reported)
+    return report

@@ -1,0 +1,480 @@
+"""Moderation: every admin action goes through games.services and writes a moderation log row;
+players report each other from a table; the full event log is for staff only."""
+
+from __future__ import annotations
+
+import html
+import json
+import random
+
+import pytest
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.auth.models import Permission
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import ModerationLog, User
+from games import broadcast, services
+from games.engines import registry
+from games.errors import GameError
+from games.models import Event, Game, Invitation, Report, Seat
+from tests.games.helpers import assert_replays
+
+pytestmark = pytest.mark.django_db
+
+GAME = "cockroach-poker-royal"
+
+
+@pytest.fixture
+def admin_user(db):
+    return User.objects.create_superuser("root", "root@example.com", "a-long-admin-password")
+
+
+@pytest.fixture
+def as_admin(admin_user):
+    client = Client()
+    client.force_login(admin_user)
+    return client
+
+
+@pytest.fixture
+def pings(monkeypatch):
+    sent: list[tuple[int, int]] = []
+    monkeypatch.setattr(broadcast, "notify_game_changed", lambda g, v: sent.append((g, v)))
+    return sent
+
+
+def post_action(client, model, name, objects, **extra):
+    data = {"action": name, ACTION_CHECKBOX_NAME: [obj.pk for obj in objects], "index": 0}
+    data.update(extra)
+    return client.post(reverse(f"admin:games_{model}_changelist"), data)
+
+
+def snapshot(game: Game) -> dict:
+    game = Game.objects.get(pk=game.pk)
+    return {
+        "state": json.dumps(game.state, sort_keys=True),
+        "version": game.version,
+        "seed": game.seed,
+        "result": game.result,
+        "events": list(Event.objects.filter(game=game).values_list("seq", "action")),
+        "seats": list(
+            Seat.objects.filter(game=game).values_list("index", "user", "is_bot", "bot_reason")
+        ),
+    }
+
+
+def waited_seat(game: Game) -> int:
+    game.refresh_from_db()
+    waiting = registry.get(game.engine).waiting_for(game.state)
+    assert waiting.kind == "turn"
+    return waiting.seats[0]
+
+
+def logs() -> list[tuple]:
+    return list(
+        ModerationLog.objects.order_by("id").values_list(
+            "actor__username", "action", "target_user__username", "game_id", "reason"
+        )
+    )
+
+
+# --- Abort --------------------------------------------------------------------------------
+
+
+def test_abort_asks_for_a_reason_on_an_intermediate_page_first(as_admin, started):
+    game = started(GAME)
+    before = snapshot(game)
+
+    response = post_action(as_admin, "game", "abort_games", [game])
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert 'name="reason"' in body and 'name="apply"' in body and str(game) in body
+    assert snapshot(game) == before
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+    assert logs() == []
+
+
+def test_abort_through_the_admin_aborts_and_changes_nothing_else(
+    as_admin, started, pings, django_capture_on_commit_callbacks
+):
+    game = started(GAME)
+    before = snapshot(game)
+
+    with django_capture_on_commit_callbacks(execute=True):
+        response = post_action(
+            as_admin, "game", "abort_games", [game], apply="yes", reason=" Players asked "
+        )
+
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    assert game.deadline_at is None and game.finished_at is not None
+    assert snapshot(game) == before  # state, version, log and seats untouched
+    assert logs() == [("root", "game_abort", None, game.pk, "Players asked")]
+    assert pings == [(game.pk, game.version)]
+    # Nobody can move any more, and aborting twice is refused without a second log row.
+    with pytest.raises(GameError):
+        services.game_abort(User.objects.get(username="root"), game.pk, "again")
+    assert len(logs()) == 1
+
+
+def test_abort_without_a_reason_is_refused(as_admin, started):
+    game = started(GAME)
+    before = snapshot(game)
+
+    response = post_action(as_admin, "game", "abort_games", [game], apply="yes", reason="  ")
+
+    assert response.status_code == 200
+    assert list(response.context["form"].errors) == ["reason"]
+    assert snapshot(game) == before and logs() == []
+
+
+def test_aborting_a_lobby_cancels_its_pending_invitations(admin_user, trio):
+    alice, _bob, _carol = trio
+    game = services.game_create(alice, engine=GAME, seats=3, invite=["bob", "carol"])
+
+    services.game_abort(admin_user, game.pk, "spam table")
+
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+    assert set(Invitation.objects.filter(game=game).values_list("status", flat=True)) == {
+        Invitation.Status.CANCELLED
+    }
+    assert logs() == [("root", "game_abort", None, game.pk, "spam table")]
+
+
+# --- Replace a seat by the bot ------------------------------------------------------------
+
+
+def test_replace_by_bot_on_the_seat_the_game_waits_on_makes_the_bot_move(as_admin, started):
+    game = started(GAME)
+    index = waited_seat(game)
+    seat = Seat.objects.select_related("user").get(game=game, index=index)
+    version = game.version
+
+    confirm = post_action(as_admin, "seat", "replace_by_bot", [seat])
+    assert confirm.status_code == 200 and 'name="reason"' in confirm.content.decode()
+    assert Game.objects.get(pk=game.pk).version == version
+
+    response = post_action(as_admin, "seat", "replace_by_bot", [seat], apply="yes", reason="AFK")
+
+    assert response.status_code == 302
+    seat.refresh_from_db()
+    assert seat.is_bot and seat.bot_reason == "admin"
+    game.refresh_from_db()
+    assert game.version > version
+    first = Event.objects.get(game=game, seq=version + 1)
+    assert (first.reason, first.seat) == ("bot", index)
+    assert game.deadline_at is not None
+    assert index not in registry.get(game.engine).waiting_for(game.state).seats
+    assert logs() == [("root", "seat_to_bot", seat.user.username, game.pk, "AFK")]
+    assert_replays(game)
+
+
+def test_replace_by_bot_off_turn_changes_only_the_seat(admin_user, started, pings):
+    game = started(GAME)
+    index = next(i for i in range(3) if i != waited_seat(game))
+    before = snapshot(game)
+
+    services.seat_to_bot(admin_user, game.pk, index, "asked to leave")
+
+    after = snapshot(game)
+    assert after["version"] == before["version"] and after["events"] == before["events"]
+    assert Seat.objects.get(game=game, index=index).bot_reason == "admin"
+    # Already the bot's: refused, no second log row.
+    with pytest.raises(GameError):
+        services.seat_to_bot(admin_user, game.pk, index, "again")
+    assert len(logs()) == 1
+
+
+# --- Force the deadline -------------------------------------------------------------------
+
+
+def test_force_deadline_applies_exactly_one_timeout(as_admin, started):
+    game = started(GAME)
+    index = waited_seat(game)
+    player = Seat.objects.get(game=game, index=index).user
+    version = game.version
+    old_deadline = game.deadline_at
+
+    confirm = post_action(as_admin, "game", "force_deadlines", [game])
+    assert confirm.status_code == 200
+    assert Game.objects.get(pk=game.pk).version == version
+
+    response = post_action(
+        as_admin, "game", "force_deadlines", [game], apply="yes", reason="stalling"
+    )
+
+    assert response.status_code == 302
+    game.refresh_from_db()
+    assert game.version == version + 1
+    assert list(Event.objects.filter(game=game, seq__gt=version).values_list("reason", "seat")) == [
+        ("timeout", index)
+    ]
+    assert Seat.objects.get(game=game, index=index).consecutive_timeouts == 1
+    assert game.deadline_at is not None and game.deadline_at >= old_deadline
+    assert logs() == [("root", "force_deadline", player.username, game.pk, "stalling")]
+    assert_replays(game)
+
+
+def test_force_deadline_on_a_finished_table_is_refused(admin_user, started):
+    game = started(GAME)
+    services.game_abort(admin_user, game.pk, "done")
+
+    with pytest.raises(GameError):
+        services.force_deadline(admin_user, game.pk, "late")
+    assert [row[1] for row in logs()] == ["game_abort"]
+
+
+# --- Bans ---------------------------------------------------------------------------------
+
+
+def test_banning_a_user_hands_their_open_seats_to_the_bot(as_admin, started, trio):
+    _alice, bob, _carol = trio
+    game = started(GAME)
+    finished = started(GAME)
+    services.game_abort(User.objects.get(username="root"), finished.pk, "old")
+    bob_seat = Seat.objects.get(game=game, user=bob)
+    # Make it bob's turn if it is not, so the bot must move at once.
+    while waited_seat(game) != bob_seat.index:
+        index = waited_seat(game)
+        engine = registry.get(game.engine)
+        move = engine.bot_action(game.state, index, random.Random(index))
+        services.act(Seat.objects.get(game=game, index=index).user, game.pk, game.version, move)
+    version = Game.objects.get(pk=game.pk).version
+
+    response = as_admin.post(
+        reverse("admin:accounts_user_changelist"),
+        {
+            "action": "ban_users",
+            ACTION_CHECKBOX_NAME: [bob.pk],
+            "index": 0,
+            "apply": "yes",
+            "reason": "abuse",
+        },
+    )
+
+    assert response.status_code == 302
+    bob_seat.refresh_from_db()
+    assert bob_seat.is_bot and bob_seat.bot_reason == "banned"
+    assert not Seat.objects.get(game=finished, user=bob).is_bot  # over: left as it was
+    game.refresh_from_db()
+    assert game.version > version
+    assert Event.objects.get(game=game, seq=version + 1).reason == "bot"
+    assert logs()[-2:] == [
+        ("root", "ban", "bob", None, "abuse"),
+        ("root", "banned_seat_to_bot", "bob", game.pk, "abuse"),
+    ]
+
+
+def test_seats_to_bot_for_banned_refuses_a_player_who_is_not_banned(admin_user, started, trio):
+    started(GAME)
+    with pytest.raises(GameError):
+        services.seats_to_bot_for_banned(admin_user, trio[1])
+    assert not Seat.objects.filter(is_bot=True, user__isnull=False).exists()
+
+
+# --- The event log with hidden cards ------------------------------------------------------
+
+
+def _played_once(started) -> tuple[Game, dict]:
+    game = started(GAME)
+    index = waited_seat(game)
+    engine = registry.get(game.engine)
+    move = engine.bot_action(game.state, index, random.Random(7))
+    services.act(Seat.objects.get(game=game, index=index).user, game.pk, game.version, move)
+    hidden = next(
+        e for row in Event.objects.filter(game=game) for e in row.events if e["to"] is not None
+    )
+    return game, hidden
+
+
+def test_the_event_log_inline_shows_every_hidden_card_to_a_superuser(as_admin, started):
+    game, hidden = _played_once(started)
+
+    response = as_admin.get(reverse("admin:games_game_change", args=[game.pk]))
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert html.escape(json.dumps(hidden["data"])) in body
+    assert "only seats " + ", ".join(map(str, hidden["to"])) in body
+    assert 'name="state"' not in body and 'name="_save"' not in body  # nothing is editable
+
+    full = as_admin.get(reverse("admin:games_game_full_log", args=[game.pk]))
+    assert full.status_code == 200
+    assert "The log replays to the stored state." in full.content.decode()
+    assert html.escape(json.dumps(hidden["data"])) in full.content.decode()
+
+
+def test_a_player_is_sent_to_the_admin_login(started, bob):
+    game, _hidden = _played_once(started)
+    client = Client()
+    client.force_login(bob)
+
+    for url in (
+        reverse("admin:games_game_change", args=[game.pk]),
+        reverse("admin:games_game_full_log", args=[game.pk]),
+    ):
+        response = client.get(url)
+        assert response.status_code == 302
+        assert response["Location"].startswith(reverse("admin:login"))
+
+
+def test_staff_without_the_event_permission_see_no_hidden_card(started, make_user):
+    game, hidden = _played_once(started)
+    staff = make_user("helper", is_staff=True)
+    staff.user_permissions.add(Permission.objects.get(codename="view_game"))
+    client = Client()
+    client.force_login(staff)
+
+    response = client.get(reverse("admin:games_game_change", args=[game.pk]))
+
+    assert response.status_code == 200
+    body = response.content.decode()
+    assert html.escape(json.dumps(hidden["data"])) not in body
+    assert "your_card" not in body
+    assert client.get(reverse("admin:games_game_full_log", args=[game.pk])).status_code == 403
+    # No change permission: the moderation actions are not offered.
+    changelist = client.get(reverse("admin:games_game_changelist")).content.decode()
+    assert "abort_games" not in changelist
+
+
+def test_game_admin_lists_filters_and_searches_by_player(as_admin, started, make_user):
+    game = started(GAME)
+    url = reverse("admin:games_game_changelist")
+
+    by_player = as_admin.get(url, {"q": "carol"})
+    nobody = as_admin.get(url, {"q": "nobody-plays"})
+    by_status = as_admin.get(url, {"status__exact": "active", "engine": GAME})
+
+    assert list(by_player.context["cl"].result_list) == [game]
+    assert list(nobody.context["cl"].result_list) == []
+    assert list(by_status.context["cl"].result_list) == [game]
+    assert "alice, bob, carol" in by_player.content.decode()
+
+
+def test_invitations_are_read_only_in_the_admin(as_admin, trio):
+    services.game_create(trio[0], engine=GAME, seats=3, invite=["bob"])
+    invitation = Invitation.objects.get()
+
+    assert as_admin.get(reverse("admin:games_invitation_changelist")).status_code == 200
+    assert as_admin.get(reverse("admin:games_invitation_add")).status_code == 403
+    page = as_admin.get(reverse("admin:games_invitation_change", args=[invitation.pk]))
+    assert 'name="_save"' not in page.content.decode()
+
+
+# --- Reports ------------------------------------------------------------------------------
+
+
+def test_report_rules(started, trio, make_user):
+    alice, bob, carol = trio
+    game = started(GAME)
+    stranger = make_user("dave")
+    other = started(GAME)
+
+    def refused(code, *args):
+        with pytest.raises(GameError) as error:
+            services.report_create(*args)
+        assert error.value.code == code
+
+    refused("not_seated", stranger, game.pk, "bob", "abuse", "")
+    refused("not_seated", alice, game.pk, "dave", "abuse", "")
+    refused("self", alice, game.pk, "alice", "abuse", "")
+    refused("self", alice, game.pk, 0, "abuse", "")
+    refused("bad_reason", alice, game.pk, "bob", "ugly-shoes", "")
+    refused("too_long", alice, game.pk, "bob", "abuse", "x" * 2001)
+
+    report = services.report_create(alice, game.pk, "Bob", "abuse", "  rude in chat ")
+    assert (report.reporter, report.reported, report.game, report.status, report.text) == (
+        alice,
+        bob,
+        game,
+        "open",
+        "rude in chat",
+    )
+    # One open report per reporter, reported player and table ...
+    refused("duplicate", alice, game.pk, 1, "stalling", "")
+    # ... but another table, another reporter or another player is fine.
+    services.report_create(alice, other.pk, "bob", "abuse", "")
+    services.report_create(carol, game.pk, "bob", "abuse", "")
+    services.report_create(alice, game.pk, 2, "stalling", "")
+    # Once closed, the same report can be made again.
+    services.report_resolve(
+        User.objects.create_superuser("mod", "m@example.com", "x"), report, "dismissed", "ok"
+    )
+    services.report_create(alice, game.pk, "bob", "abuse", "again")
+    assert Report.objects.count() == 5
+
+
+def test_a_bot_seat_cannot_be_reported(trio):
+    alice = trio[0]
+    game = services.game_create(alice, engine=GAME, seats=3, bots=1, invite=["bob"])
+    with pytest.raises(GameError) as error:
+        services.report_create(alice, game.pk, 1, "abuse", "")
+    assert error.value.code == "bot_seat"
+
+
+def test_report_page_lists_the_other_players_and_files_the_report(started, trio, make_user):
+    alice, bob, _carol = trio
+    game = started(GAME)
+    url = reverse("games:report", args=[game.pk])
+    client = Client()
+    client.force_login(alice)
+
+    page = client.get(url)
+    assert page.status_code == 200
+    choices = [label for _value, label in page.context["form"].fields["reported"].choices]
+    assert choices == ["bob", "carol"]
+
+    response = client.post(
+        url, {"reported": "1", "reason": "abuse", "text": "insults"}, follow=True
+    )
+    assert response.redirect_chain == [(reverse("games:table", args=[game.pk]), 302)]
+    assert "The moderators will look at your report." in response.content.decode()
+    assert Report.objects.get().reported == bob
+
+    again = client.post(url, {"reported": "1", "reason": "abuse", "text": ""})
+    assert again.status_code == 200
+    assert "already reported" in again.content.decode()
+    assert Report.objects.count() == 1
+
+    stranger = Client()
+    stranger.force_login(make_user("dave"))
+    assert stranger.get(url).status_code == 404
+
+
+def test_reports_are_resolved_and_dismissed_through_the_admin(as_admin, started, trio):
+    alice, bob, carol = trio
+    game = started(GAME)
+    first = services.report_create(alice, game.pk, "bob", "abuse", "rude")
+    second = services.report_create(carol, game.pk, "bob", "stalling", "")
+
+    confirm = post_action(as_admin, "report", "resolve_reports", [first])
+    assert confirm.status_code == 200 and 'name="reason"' in confirm.content.decode()
+    assert Report.objects.get(pk=first.pk).status == "open"
+
+    post_action(as_admin, "report", "resolve_reports", [first], apply="yes", reason="warned bob")
+    post_action(as_admin, "report", "dismiss_reports", [second], apply="yes", reason="no stall")
+    # Closing a closed report again is refused and logs nothing.
+    post_action(as_admin, "report", "dismiss_reports", [first], apply="yes", reason="oops")
+
+    first.refresh_from_db()
+    second.refresh_from_db()
+    assert (first.status, first.resolved_by.username, first.resolution) == (
+        "resolved",
+        "root",
+        "warned bob",
+    )
+    assert first.resolved_at is not None
+    assert (second.status, second.resolution) == ("dismissed", "no stall")
+    assert logs() == [
+        ("root", "report_resolved", "bob", game.pk, "warned bob"),
+        ("root", "report_dismissed", "bob", game.pk, "no stall"),
+    ]
+    page = as_admin.get(reverse("admin:games_report_change", args=[first.pk])).content.decode()
+    assert reverse("admin:games_game_change", args=[game.pk]) in page
+    assert reverse("admin:accounts_user_change", args=[bob.pk]) in page
+    listing = as_admin.get(reverse("admin:games_report_changelist"), {"status__exact": "open"})
+    assert list(listing.context["cl"].result_list) == []
