@@ -11,11 +11,15 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.conf import settings
 from django.db import transaction
-from django.utils import timezone
+from django.urls import reverse
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as N_
 
-from accounts.models import ModerationLog, User
+from accounts.models import ModerationLog, Notification, User
+from accounts.notifications import notify
 from games import broadcast
 from games.engines import registry
 from games.errors import GameError, NotActive
@@ -54,6 +58,13 @@ def _ping(game: Game) -> None:
     transaction.on_commit(lambda: broadcast.notify_game_changed(game_id, version))
 
 
+def _tell(user: User, kind: str, text: Any, game: Game) -> None:
+    """An in-app notice in the player's language: names the table, never a card."""
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        message = str(text) % {"game": registry.get(game.engine).name, "id": game.pk}
+    notify(user, kind, message, reverse("games:table", args=[game.pk]), game.pk)
+
+
 @transaction.atomic
 def game_abort(actor: User, game_id: int, reason: str) -> Game:
     """Stops a table for good: lobby or active -> aborted. State, seats and the log stay as they are."""
@@ -75,6 +86,9 @@ def game_abort(actor: User, game_id: int, reason: str) -> Game:
     )
     _log(actor, ModerationAction.GAME_ABORT, reason, game_id=game.pk)
     _ping(game)
+    for seat in game.seats.select_related("user").filter(user__is_active=True):
+        text = N_("A moderator stopped %(game)s #%(id)s. It ends without a result.")
+        _tell(seat.user, Notification.Kind.GAME_FINISHED, text, game)
     return game
 
 
@@ -117,6 +131,9 @@ def seat_to_bot(actor: User, game_id: int, seat_index: int, reason: str) -> Seat
         )
     _hand_to_bot(game, seat, "admin")
     _log(actor, ModerationAction.SEAT_TO_BOT, reason, game_id=game.pk, target=seat.user)
+    if seat.user is not None and seat.user.is_active:
+        text = N_("A moderator handed your seat at %(game)s #%(id)s to the bot.")
+        _tell(seat.user, Notification.Kind.SEAT_TO_BOT, text, game)
     return seat
 
 

@@ -13,7 +13,7 @@ from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import ModerationLog, User
+from accounts.models import ModerationLog, Notification, User
 from games import broadcast, services
 from games.engines import registry
 from games.errors import GameError
@@ -114,6 +114,8 @@ def test_abort_through_the_admin_aborts_and_changes_nothing_else(
     assert snapshot(game) == before  # state, version, log and seats untouched
     assert logs() == [("root", "game_abort", None, game.pk, "Players asked")]
     assert pings == [(game.pk, game.version)]
+    told = Notification.objects.filter(game_id=game.pk, kind="finished")
+    assert sorted(told.values_list("user__username", flat=True)) == ["alice", "bob", "carol"]
     # Nobody can move any more, and aborting twice is refused without a second log row.
     with pytest.raises(GameError):
         services.game_abort(User.objects.get(username="root"), game.pk, "again")
@@ -170,6 +172,7 @@ def test_replace_by_bot_on_the_seat_the_game_waits_on_makes_the_bot_move(as_admi
     assert game.deadline_at is not None
     assert index not in registry.get(game.engine).waiting_for(game.state).seats
     assert logs() == [("root", "seat_to_bot", seat.user.username, game.pk, "AFK")]
+    assert Notification.objects.filter(user=seat.user, kind="seat_to_bot").count() == 1
     assert_replays(game)
 
 
