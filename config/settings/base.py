@@ -149,7 +149,10 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(seconds=float(os.environ.get("SWEEP_SECONDS", "10"))),
     },
     "send-reminders": {"task": "games.tasks.send_reminders", "schedule": timedelta(minutes=1)},
-    "send-daily-digests": {"task": "accounts.tasks.send_daily_digests", "schedule": crontab(hour=7, minute=0)},
+    "send-daily-digests": {
+        "task": "accounts.tasks.send_daily_digests",
+        "schedule": crontab(hour=7, minute=0),
+    },
 }
 
 # --- Accounts (django-allauth) ----------------------------------------------------------

@@ -24,6 +24,7 @@ from games.services import notify
 
 MAX_BOT_STEPS = 1000
 HANDOVER_AFTER_TIMEOUTS = 3
+MAX_TURN_MOVES = 20
 # In a window humans still owe, each bot answers at each opportunity with this chance:
 # a human-like delay, so people can still win a race or a slap against bots.
 BOT_WINDOW_EAGERNESS = 0.5
@@ -219,14 +220,24 @@ def apply_deadline(game_id: int, expected_version: int | None = None) -> bool:
             index = waiting.seats[0]
             seat = Seat.objects.get(game=game, index=index)
             rng = random.Random()
-            state = _apply(
-                game,
-                engine,
-                state,
-                index,
-                engine.bot_action(state, index, rng),
-                Event.Reason.TIMEOUT,
-            )
+            # The bot finishes the missed turn: a cheat or an accusation leaves the same seat on
+            # turn, which must not earn the absent player a fresh deadline.
+            for _move in range(MAX_TURN_MOVES):
+                state = _apply(
+                    game,
+                    engine,
+                    state,
+                    index,
+                    engine.bot_action(state, index, rng),
+                    Event.Reason.TIMEOUT,
+                )
+                after = engine.waiting_for(state)
+                if (
+                    engine.result(state) is not None
+                    or after.kind != "turn"
+                    or after.seats[0] != index
+                ):
+                    break
             seat.consecutive_timeouts += 1
             if seat.consecutive_timeouts >= HANDOVER_AFTER_TIMEOUTS and not seat.is_bot:
                 seat.is_bot = True
