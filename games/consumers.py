@@ -7,6 +7,7 @@ errors go back to the sender only.
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
 from channels.db import database_sync_to_async
@@ -74,6 +75,18 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         await self._present()
         await self.send_json({"type": "state", "version": payload["version"], "game": payload})
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        try:
+            content = json.loads(text_data or "")
+        except ValueError:
+            await self.send_json(
+                {"type": "error", "error": "Send a JSON object.", "code": "malformed"}
+            )
+            return
+        await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):

@@ -1,0 +1,108 @@
+"""The game socket over the real Redis channel layer: own view only, errors only to the sender."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import random
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
+from games import services
+from games.engines import registry
+from games.models import Game
+from games.routing import websocket_urlpatterns
+from tests.games.helpers import next_human_move, seat_users
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+IDLE_SECONDS = float(os.environ.get("SOCKET_IDLE_SECONDS", "65"))
+
+
+def app_for(user):
+    router = URLRouter(websocket_urlpatterns)
+
+    async def app(scope, receive, send):
+        return await router({**scope, "user": user}, receive, send)
+
+    return app
+
+
+async def connect(user, game_id):
+    communicator = WebsocketCommunicator(app_for(user), f"/ws/games/{game_id}/")
+    connected, code = await communicator.connect()
+    return communicator, connected, code
+
+
+def test_each_seat_gets_only_its_own_view_and_a_fresh_one_after_any_move(started):
+    game = started("cockroach-poker-royal")
+    users = seat_users(game)
+    engine = registry.get(game.engine)
+
+    async def scenario():
+        sockets = {}
+        for seat, user in users.items():
+            communicator, connected, _ = await connect(user, game.pk)
+            assert connected
+            first = await communicator.receive_json_from(timeout=5)
+            assert first["game"]["seat"] == seat
+            assert first["game"]["view"] == engine.view(game.state, seat)
+            sockets[seat] = communicator
+        seat, action = await sync_to_async(next_human_move)(game, random.Random(1))
+        await sync_to_async(services.act)(users[seat], game.pk, game.version, action)
+        fresh = await sync_to_async(Game.objects.get)(pk=game.pk)
+        for index, communicator in sockets.items():
+            message = await communicator.receive_json_from(timeout=5)
+            assert message["version"] == fresh.version
+            assert message["game"]["view"] == engine.view(fresh.state, index)
+            await communicator.disconnect()
+
+    asyncio.run(scenario())
+
+
+def test_a_stranger_is_refused_and_errors_reach_only_the_sender(started, make_user):
+    game = started("imperador")
+    users = seat_users(game)
+    stranger = make_user("mallory")
+
+    async def scenario():
+        _, connected, code = await connect(stranger, game.pk)
+        assert not connected and code == 4404
+        a, _, _ = await connect(users[0], game.pk)
+        b, _, _ = await connect(users[1], game.pk)
+        await a.receive_json_from(timeout=5)
+        await b.receive_json_from(timeout=5)
+        await a.send_json_to({"version": 0, "action": {"type": "forged"}})
+        reply = await a.receive_json_from(timeout=5)
+        assert reply["type"] == "error" and reply["code"]
+        assert await b.receive_nothing(timeout=0.5)
+        await a.send_to(text_data="not json at all")
+        assert (await a.receive_json_from(timeout=5))["code"] == "malformed"
+        await a.disconnect()
+        await b.disconnect()
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.skipif(IDLE_SECONDS <= 0, reason="idle soak disabled")
+def test_an_idle_socket_still_hears_the_next_move_after_a_minute(started):
+    """channels-redis with redis-py 8 dropped idle consumers every ~5 s without an explicit
+    socket_timeout; this keeps a socket idle for over a minute on the real Redis layer."""
+    game = started("cockroach-poker-royal")
+    users = seat_users(game)
+
+    async def scenario():
+        communicator, connected, _ = await connect(users[0], game.pk)
+        assert connected
+        await communicator.receive_json_from(timeout=5)
+        await asyncio.sleep(IDLE_SECONDS)
+        seat, action = await sync_to_async(next_human_move)(game, random.Random(2))
+        await sync_to_async(services.act)(users[seat], game.pk, game.version, action)
+        message = await communicator.receive_json_from(timeout=10)
+        assert message["type"] == "state" and message["version"] > game.version
+        await communicator.disconnect()
+
+    asyncio.run(scenario())
