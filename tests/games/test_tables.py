@@ -1,0 +1,153 @@
+"""Tables before play: create, invite, answer, join, start, cancel — and the API's door."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.services import api_token_create, user_block
+from games import services
+from games.errors import GameError, NotAllowed
+from games.models import Game, Invitation, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def test_creating_a_table_through_the_page_invites_friends_and_shows_the_lobby(trio):
+    alice, bob, _carol = trio
+    client = client_for(alice)
+    form = client.get(reverse("games:new") + "?invite=bob").content.decode()
+    assert 'value="bob"' in form and "checked" in form
+    response = client.post(
+        reverse("games:new"),
+        {
+            "game": "mogel-motte",
+            "seats": 4,
+            "pace": "daily",
+            "join_policy": "invited",
+            "allow_spectators": "on",
+            "bots": 1,
+            "invite": ["bob"],
+        },
+        follow=True,
+    )
+    game = Game.objects.get(created_by=alice)
+    assert response.redirect_chain[-1][0] == reverse("games:table", args=[game.pk])
+    assert game.seats.count() == 2 and game.seats.filter(is_bot=True).count() == 1
+    assert Invitation.objects.filter(game=game, to_user=bob, status="pending").exists()
+    assert "1 of 4 seats taken" not in response.content.decode()  # creator + bot = 2
+    assert "2 of 4 seats taken" in response.content.decode()
+
+
+def test_bad_table_settings_get_a_clear_error_and_create_nothing(trio, make_user):
+    alice, _bob, _carol = trio
+    stranger = make_user("mallory")
+    with pytest.raises(GameError, match="for 3 to 5 players"):
+        services.game_create(alice, engine="mogel-motte", seats=2)
+    with pytest.raises(GameError, match="only invite friends"):
+        services.game_create(alice, engine="imperador", seats=3, invite=[stranger.username])
+    with pytest.raises(GameError, match="More invitations than free seats"):
+        services.game_create(alice, engine="imperador", seats=3, bots=1, invite=["bob", "carol"])
+    with pytest.raises(GameError):
+        services.game_create(alice, engine="no-such-game", seats=3)
+    assert not Game.objects.exists()
+    page = client_for(alice).post(
+        reverse("games:new"),
+        {"game": "imperador", "seats": 9, "pace": "daily", "join_policy": "invited", "bots": 0},
+    )
+    assert page.status_code == 200 and not Game.objects.exists()
+
+
+def test_invitees_accept_or_decline_and_only_the_creator_starts_or_cancels(trio, make_user):
+    alice, bob, carol = trio
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob", "carol"])
+    bob_client, carol_client = client_for(bob), client_for(carol)
+    assert "Take a seat" in bob_client.get(reverse("games:table", args=[game.pk])).content.decode()
+    bob_client.post(reverse("games:command", args=[game.pk, "join"]))
+    carol_client.post(reverse("games:command", args=[game.pk, "decline"]))
+    assert Invitation.objects.get(game=game, to_user=carol).status == "declined"
+    with pytest.raises(NotAllowed):
+        services.game_start(bob, game.pk)
+    with pytest.raises(NotAllowed):
+        services.game_cancel(bob, game.pk)
+    with pytest.raises(NotAllowed):
+        services.game_join(carol, game.pk)  # declined: no longer invited
+    response = bob_client.post(reverse("games:command", args=[game.pk, "start"]), follow=True)
+    assert "Only the table&#x27;s creator can start the game." in response.content.decode()
+    client_for(alice).post(reverse("games:command", args=[game.pk, "start"]))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert Seat.objects.get(game=game, index=2).is_bot  # the empty seat went to a bot
+    with pytest.raises(GameError):
+        services.game_cancel(alice, game.pk)
+
+
+def test_any_friend_may_join_an_open_table_but_not_a_blocked_one(trio, make_user):
+    alice, bob, carol = trio
+    game = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=4, join_policy="friends"
+    )
+    services.game_join(bob, game.pk)
+    user_block(alice, carol)
+    with pytest.raises(GameError):
+        services.game_join(carol, game.pk)
+    with pytest.raises(GameError, match="already have a seat"):
+        services.game_join(bob, game.pk)
+    services.game_cancel(alice, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED
+
+
+def test_a_blocked_invitee_is_silently_not_invited(trio):
+    alice, bob, _carol = trio
+    user_block(bob, alice)  # bob blocked alice: alice is not told
+    with pytest.raises(GameError, match="only invite friends"):
+        services.game_create(alice, engine="imperador", seats=3, invite=["bob"])
+
+
+def test_the_api_takes_a_personal_token_and_publishes_its_openapi_schema(trio):
+    alice, _bob, _carol = trio
+    _token, raw = api_token_create(alice, "script")
+    client = Client()
+    created = client.post(
+        "/api/games",
+        json.dumps({"game": "imperador", "seats": 3, "bots": 2}),
+        content_type="application/json",
+        HTTP_AUTHORIZATION=f"Bearer {raw}",
+    )
+    assert created.status_code == 201
+    game_id = created.json()["id"]
+    started = client.post(f"/api/games/{game_id}/start", HTTP_AUTHORIZATION=f"Bearer {raw}")
+    assert started.status_code == 200 and started.json()["status"] == "active"
+    assert (
+        client.get(f"/api/games/{game_id}", HTTP_AUTHORIZATION="Bearer fib_forged").status_code
+        == 401
+    )
+    schema = client.get("/api/openapi.json").json()
+    assert {
+        "/api/games",
+        "/api/games/{game_id}",
+        "/api/games/{game_id}/actions",
+        "/api/games/{game_id}/events",
+    } <= set(schema["paths"])
+
+
+def test_my_games_puts_tables_waiting_on_me_first_and_lists_invitations(started, make_user):
+    game = started("cockroach-poker-royal")
+    from games.engines import registry
+    from tests.games.helpers import seat_users
+
+    waiting = registry.get(game.engine).waiting_for(game.state).seats[0]
+    page = client_for(seat_users(game)[waiting]).get(reverse("games:my_games")).content.decode()
+    mine = page.index("Your move")
+    others = page.index("Waiting on others")
+    assert mine < page.index(f"Table #{game.pk}") < others
