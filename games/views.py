@@ -210,7 +210,11 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
 def rules(request: HttpRequest, slug: str) -> HttpResponse:
     if slug not in registry.ENGINES:
         raise Http404()
-    return render(request, f"games/rules/{slug}.html", {"engine": registry.get(slug)})
+    return render(
+        request,
+        "games/rules.html",
+        {"engine": registry.get(slug), "body": f"games/rules/{slug}.html"},
+    )
 
 
 @login_required

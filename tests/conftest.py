@@ -5,6 +5,7 @@ from __future__ import annotations
 import pytest
 from allauth.account.models import EmailAddress
 from django.core.cache import cache
+from django.test import Client
 
 
 @pytest.fixture(autouse=True)
@@ -39,3 +40,18 @@ def bob(make_user):
 @pytest.fixture
 def carol(make_user):
     return make_user("carol")
+
+
+@pytest.fixture
+def admin_user(db, django_user_model):
+    """Overrides pytest-django's: a superuser with a known password, for the admin's own login."""
+    return django_user_model.objects.create_superuser(
+        "root", "root@example.com", "a-long-admin-password"
+    )
+
+
+@pytest.fixture
+def as_admin(admin_user):
+    client = Client()
+    client.force_login(admin_user)
+    return client

@@ -15,18 +15,6 @@ pytestmark = pytest.mark.django_db
 CHANGELIST = "admin:accounts_user_changelist"
 
 
-@pytest.fixture
-def admin_user(db):
-    return User.objects.create_superuser("root", "root@example.com", "a-long-admin-password")
-
-
-@pytest.fixture
-def as_admin(admin_user):
-    client = Client()
-    client.force_login(admin_user)
-    return client
-
-
 def action(client, name, users, **extra):
     data = {"action": name, ACTION_CHECKBOX_NAME: [user.pk for user in users], "index": 0}
     data.update(extra)

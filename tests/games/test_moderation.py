@@ -26,18 +26,6 @@ GAME = "cockroach-poker-royal"
 
 
 @pytest.fixture
-def admin_user(db):
-    return User.objects.create_superuser("root", "root@example.com", "a-long-admin-password")
-
-
-@pytest.fixture
-def as_admin(admin_user):
-    client = Client()
-    client.force_login(admin_user)
-    return client
-
-
-@pytest.fixture
 def pings(monkeypatch):
     sent: list[tuple[int, int]] = []
     monkeypatch.setattr(broadcast, "notify_game_changed", lambda g, v: sent.append((g, v)))

@@ -151,3 +151,13 @@ def test_my_games_puts_tables_waiting_on_me_first_and_lists_invitations(started,
     mine = page.index("Your move")
     others = page.index("Waiting on others")
     assert mine < page.index(f"Table #{game.pk}") < others
+
+
+@pytest.mark.parametrize("slug", ["cockroach-poker-royal", "mogel-motte", "imperador"])
+def test_each_game_has_a_rules_page(client, slug):
+    from games.engines import registry
+
+    page = client.get(reverse("games:rules", args=[slug]))
+    assert page.status_code == 200
+    assert registry.get(slug).name in page.content.decode()
+    assert client.get(reverse("games:rules", args=["no-such-game"])).status_code == 404
