@@ -77,6 +77,12 @@ class Game(models.Model):
     def __str__(self) -> str:
         return f"#{self.pk} {self.engine} ({self.status})"
 
+    def get_engine_name(self) -> str:
+        from games.engines.registry import ENGINES  # pure module: no import cycle
+
+        engine = ENGINES.get(self.engine)
+        return engine.name if engine else self.engine
+
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)

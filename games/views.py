@@ -32,6 +32,7 @@ def _visible_game(request: HttpRequest, game_id: int) -> Game:
 def my_games(request: HttpRequest) -> HttpResponse:
     mine, waiting_on_others, lobby, finished = [], [], [], []
     for game in selectors.games_for_user(request.user):
+        game.player_names = ", ".join(s.name for s in game.seats.all())
         seat = selectors.viewer_seat_index(game, request.user)
         if game.status == Game.Status.ACTIVE:
             (mine if selectors.waiting_on(game, seat) else waiting_on_others).append(game)

@@ -150,7 +150,7 @@ def test_my_games_puts_tables_waiting_on_me_first_and_lists_invitations(started,
     page = client_for(seat_users(game)[waiting]).get(reverse("games:my_games")).content.decode()
     mine = page.index("Your move")
     others = page.index("Waiting on others")
-    assert mine < page.index(f"Table #{game.pk}") < others
+    assert mine < page.index(f"</strong> #{game.pk}</a>") < others
 
 
 @pytest.mark.parametrize("slug", ["cockroach-poker-royal", "mogel-motte", "imperador"])
