@@ -261,3 +261,31 @@ def test_no_notification_or_email_names_a_card(started):
         lowered = words.lower().replace(engine.name.lower(), "")
         for word in species:
             assert word.replace("_", " ") not in lowered, (word, text)
+
+
+def test_a_reaction_window_notifies_every_asked_player_and_emails_them(started):
+    for _attempt in range(20):
+        game = started("imperador")
+        engine = registry.get(game.engine)
+        rng = random.Random(3)
+        for _step in range(30):
+            waiting = engine.waiting_for(game.state)
+            if waiting.kind == "window":
+                break
+            seat, action = next_human_move(game, rng)
+            services.act(seat_users(game)[seat], game.pk, game.version, action)
+            game.refresh_from_db()
+        waiting = engine.waiting_for(game.state)
+        if waiting.kind != "window":
+            continue
+        users = seat_users(game)
+        asked = [users[s] for s in waiting.seats if s in users]
+        assert asked
+        for user in asked:
+            note = Notification.objects.filter(
+                user=user, kind=Notification.Kind.WINDOW, game_id=game.pk
+            ).latest("created_at")
+            assert send_notification_email(note.pk) in {"send", "skip"}
+        assert any(m.to == [u.email] for m in mail.outbox for u in asked)
+        return
+    raise AssertionError("never reached a window")
