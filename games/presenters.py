@@ -11,6 +11,8 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
+from games.labels import word
+
 SEAT_FIELDS = {
     "to",
     "target",
@@ -34,6 +36,8 @@ def card_labels(view: Any) -> dict[int, str]:
             ident = node.get("id")
             name = node.get("label") or node.get("kind") or node.get("name")
             if isinstance(ident, int) and not isinstance(ident, bool) and isinstance(name, str):
+                if not node.get("label") and name == node.get("kind"):
+                    name = word(name)  # a kind is an engine word; a label is already a name
                 value = node.get("value")
                 labels[ident] = (
                     f"{name} {value}" if isinstance(value, int) and str(value) not in name else name
@@ -48,15 +52,17 @@ def card_labels(view: Any) -> dict[int, str]:
     return labels
 
 
-def _humanise(text: str, labels: dict[str, str]) -> str:
-    return labels.get(text, text.replace("_", " "))
+def _humanise(text: str, labels: dict[str, Any]) -> str:
+    """``text`` translated; the view's own label only for a word the site does not know."""
+    own = labels.get(text)
+    return word(text, own if isinstance(own, str) else None)
 
 
 def describe_value(
     name: str, value: Any, cards: dict[int, str], players: list[str], words: dict[str, str]
 ) -> str:
     if isinstance(value, bool):
-        return str(value).lower()
+        return _humanise(str(value).lower(), words)
     if isinstance(value, int):
         if name in SEAT_FIELDS and 0 <= value < len(players):
             return players[value]

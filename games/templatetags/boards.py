@@ -8,6 +8,7 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
+from games.labels import word
 from games.presenters import card_labels
 
 register = template.Library()
@@ -44,8 +45,15 @@ def _is_card(node: Any) -> bool:
     )
 
 
+def _word(key: str, words: dict[str, Any]) -> str:
+    """``key`` translated; the view's own label only for a key the site does not know."""
+    own = words.get(key)
+    return word(key, own if isinstance(own, str) else None)
+
+
 def _chip(node: dict[str, Any], words: dict[str, str]) -> SafeString:
-    name = node.get("label") or words.get(node.get("kind", ""), node.get("kind", "?"))
+    kind = node.get("kind", "?")
+    name = node.get("label") or (_word(kind, words) if isinstance(kind, str) else kind)
     value = node.get("value")
     extra = f" {value}" if isinstance(value, int) and str(value) not in str(name) else ""
     royal = " royal" if node.get("royal") else ""
@@ -55,7 +63,8 @@ def _chip(node: dict[str, Any], words: dict[str, str]) -> SafeString:
 
 
 def _label(key: str, words: dict[str, str]) -> str:
-    return words.get(key, key.replace("_", " ").capitalize())
+    text = _word(key, words)
+    return text[:1].upper() + text[1:]
 
 
 def _render(node: Any, key: str, ctx: dict[str, Any], depth: int) -> SafeString:
@@ -103,7 +112,7 @@ def _render(node: Any, key: str, ctx: dict[str, Any], depth: int) -> SafeString:
     if isinstance(node, bool):
         return format_html("{}", "✓" if node else "✗")
     if isinstance(node, str):
-        return format_html("{}", words.get(node, node.replace("_", " ")))
+        return format_html("{}", _word(node, words))
     if node is None:
         return format_html('<span class="muted">{}</span>', "—")
     return format_html("{}", node)

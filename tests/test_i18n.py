@@ -1,0 +1,321 @@
+"""The site speaks Persian, Czech, Portuguese and French, and no catalogue entry stays English.
+
+The catalogues live in ``locale/<lang>/LC_MESSAGES/django.po`` and are committed compiled
+(``django.mo``), so the site works translated where gettext is not installed. Words the game
+engines put in their views and actions are translated through ``games/labels.py``.
+"""
+
+from __future__ import annotations
+
+import gettext
+import random
+import re
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from accounts.services import friendship_create
+from games import services
+from games.engines import registry
+from games.labels import WORDS, word
+from games.models import Seat
+from games.templatetags.boards import HIDDEN_KEYS
+
+LOCALE = Path(settings.LOCALE_PATHS[0])
+LANGUAGES = ["fa", "cs", "pt", "fr"]
+
+# Strings from our own catalogues (not from Django's or allauth's), one set per language.
+EXPECTED = {
+    "fa": {
+        "home_heading": "دوستانتان را با بلوف فریب دهید، روزی یک حرکت.",
+        "sign_up": "ثبت‌نام",
+        "footer": "Fibbers — بازی‌های کارتی بلوف با دوستان.",
+        "board_heading": "میز",
+        "penalty": "جریمه",
+        "offer": "پیشنهاد کارت",
+    },
+    "cs": {
+        "home_heading": "Blafujte přátele, jeden tah denně.",
+        "sign_up": "Zaregistrovat se",
+        "footer": "Fibbers — karetní hry o blafování s přáteli.",
+        "board_heading": "Stůl",
+        "penalty": "Trest",
+        "offer": "Nabídnout",
+    },
+    "pt": {
+        "home_heading": "Faça bluff aos seus amigos, uma jogada por dia.",
+        "sign_up": "Inscrever-se",
+        "footer": "Fibbers — jogos de cartas e bluff com amigos.",
+        "board_heading": "A mesa",
+        "penalty": "Penalização",
+        "offer": "Oferecer",
+    },
+    "fr": {
+        "home_heading": "Bluffez vos amis, un coup par jour.",
+        "sign_up": "S’inscrire",
+        "footer": "Fibbers — jeux de cartes et de bluff entre amis.",
+        "board_heading": "La table",
+        "penalty": "Pénalité",
+        "offer": "Offrir",
+    },
+}
+
+
+def _speaking(client: Client, lang: str) -> Client:
+    answer = client.post("/i18n/setlang/", {"language": lang, "next": "/"})
+    assert answer.status_code == 302
+    return client
+
+
+def _html_tag(html: str) -> str:
+    match = re.search(r"<html[^>]*>", html)
+    assert match, "no <html> tag"
+    return match.group(0)
+
+
+# --- pages -----------------------------------------------------------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_home_page_speaks_the_chosen_language(client, lang):
+    html = _speaking(client, lang).get("/").content.decode()
+    expected = EXPECTED[lang]
+    assert expected["home_heading"] in html
+    assert expected["sign_up"] in html
+    assert "Bluff your friends, one move a day." not in html
+    direction = "rtl" if lang == "fa" else "ltr"
+    assert f'lang="{lang}"' in _html_tag(html)
+    assert f'dir="{direction}"' in _html_tag(html)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_login_page_speaks_the_chosen_language(client, lang):
+    html = _speaking(client, lang).get(reverse("account_login")).content.decode()
+    expected = EXPECTED[lang]
+    assert expected["sign_up"] in html
+    assert expected["footer"] in html
+    assert "Fibbers — bluffing card games with friends." not in html
+    direction = "rtl" if lang == "fa" else "ltr"
+    assert f'dir="{direction}"' in _html_tag(html)
+
+
+@pytest.mark.django_db
+def test_english_is_still_the_default(client):
+    html = client.get("/").content.decode()
+    assert "Bluff your friends, one move a day." in html
+    assert 'dir="ltr"' in _html_tag(html)
+
+
+@pytest.fixture
+def started(alice, bob, carol):
+    """Starts a 3-seat table of ``engine``, alice/bob/carol in seats 0/1/2 (as in tests/games)."""
+
+    def start(engine: str):
+        friendship_create(alice, bob)
+        friendship_create(alice, carol)
+        friendship_create(bob, carol)
+        game = services.game_create(alice, engine=engine, seats=3, invite=["bob", "carol"])
+        services.game_join(bob, game.pk)
+        services.game_join(carol, game.pk)
+        services.game_start(alice, game.pk)
+        game.refresh_from_db()
+        return game
+
+    return start
+
+
+def _active_user(game):
+    seat = registry.get(game.engine).waiting_for(game.state).seats[0]
+    return Seat.objects.get(game=game, index=seat).user
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_table_shows_engine_words_and_moves_in_the_chosen_language(started, lang):
+    game = started("cockroach-poker-royal")
+    client = Client()
+    client.force_login(_active_user(game))
+    html = _speaking(client, lang).get(reverse("games:table", args=[game.pk])).content.decode()
+    expected = EXPECTED[lang]
+    assert expected["board_heading"] in html
+    assert f">{expected['penalty']}<" in html  # a view key on the board
+    assert f">{expected['offer']}<" in html  # an action type in the move forms
+    assert ">Penalty<" not in html
+    assert ">Offer<" not in html
+    if lang == "fa":
+        assert 'dir="rtl"' in _html_tag(html)
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("engine", "label"),
+    [
+        ("cockroach-poker-royal", "Cartes en main"),
+        ("mogel-motte", "Défausse"),
+        ("imperador", "Empereur"),
+    ],
+)
+def test_every_engine_board_is_translated(started, engine, label):
+    game = started(engine)
+    client = Client()
+    client.force_login(_active_user(game))
+    html = _speaking(client, "fr").get(reverse("games:table", args=[game.pk])).content.decode()
+    assert f">{label}<" in html
+
+
+def test_a_word_is_a_pure_function_of_its_key():
+    with translation.override("fr"):
+        assert word("stink_bug") == "punaise"
+        assert word("stink_bug") == word("stink_bug")
+        assert word("no_such_word") == "no such word"
+        assert word("no_such_word", "Own label") == "Own label"
+    with translation.override("en"):
+        assert word("stink_bug") == "stink bug"
+
+
+# --- catalogues ------------------------------------------------------------------------------
+
+
+def _unquote(text: str) -> str:
+    body = text.strip()[1:-1]
+    escapes = {"n": "\n", "t": "\t", '"': '"', "\\": "\\"}
+    return re.sub(r"\\(.)", lambda m: escapes.get(m.group(1), m.group(1)), body)
+
+
+def _entries(path: Path) -> list[dict]:
+    """A tiny .po reader: msgctxt, msgid, msgid_plural, msgstr / msgstr[n] and flags."""
+    entries: list[dict] = []
+    for block in path.read_text(encoding="utf-8").split("\n\n"):
+        lines = [line for line in block.strip().splitlines() if not line.startswith("#~")]
+        if not any(line.startswith("msgid ") for line in lines):
+            continue
+        entry: dict = {"flags": [], "msgstr": {}}
+        field: tuple[str, int | None] | None = None
+        for line in lines:
+            if line.startswith("#,"):
+                entry["flags"] += [flag.strip() for flag in line[2:].split(",")]
+            elif line.startswith("#"):
+                continue
+            elif line.startswith('"'):
+                name, index = field  # type: ignore[misc]
+                if name == "msgstr":
+                    entry["msgstr"][index] += _unquote(line)
+                else:
+                    entry[name] += _unquote(line)
+            else:
+                keyword, _, value = line.partition(" ")
+                plural = re.fullmatch(r"msgstr\[(\d+)\]", keyword)
+                if plural:
+                    field = ("msgstr", int(plural.group(1)))
+                    entry["msgstr"][field[1]] = _unquote(value)
+                elif keyword == "msgstr":
+                    field = ("msgstr", 0)
+                    entry["msgstr"][0] = _unquote(value)
+                else:
+                    field = (keyword, None)
+                    entry[keyword] = _unquote(value)
+        entries.append(entry)
+    return entries
+
+
+PLACEHOLDER = re.compile(r"%\(\w+\)[sd]|%[sd]")
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_catalogue_entry_is_translated_and_reviewed(lang):
+    entries = _entries(LOCALE / lang / "LC_MESSAGES" / "django.po")
+    header, messages = entries[0], entries[1:]
+    assert header["msgid"] == ""
+    assert "fuzzy" not in header["flags"]
+    assert len(messages) > 400
+    untranslated = [e["msgid"] for e in messages if not all(e["msgstr"].values())]
+    fuzzy = [e["msgid"] for e in messages if "fuzzy" in e["flags"]]
+    assert untranslated == [], f"untranslated in {lang}: {untranslated}"
+    assert fuzzy == [], f"fuzzy in {lang}: {fuzzy}"
+    nplurals = int(re.search(r"nplurals=(\d+)", header["msgstr"][0]).group(1))
+    for entry in messages:
+        wanted = set(PLACEHOLDER.findall(entry["msgid"]))
+        if "msgid_plural" not in entry:
+            found = set(PLACEHOLDER.findall(entry["msgstr"][0]))
+            assert found == wanted, (lang, entry["msgid"], entry["msgstr"][0])
+            continue
+        # A plural form may leave out the count ("one card"), never invent a placeholder.
+        assert len(entry["msgstr"]) == nplurals, entry["msgid"]
+        wanted |= set(PLACEHOLDER.findall(entry["msgid_plural"]))
+        for text in entry["msgstr"].values():
+            assert set(PLACEHOLDER.findall(text)) <= wanted, (lang, entry["msgid"], text)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_committed_compiled_catalogue_matches_the_po_file(lang):
+    folder = LOCALE / lang / "LC_MESSAGES"
+    with (folder / "django.mo").open("rb") as handle:
+        catalogue = gettext.GNUTranslations(handle)._catalog  # type: ignore[attr-defined]
+    for entry in _entries(folder / "django.po")[1:]:
+        key = entry["msgid"]
+        if "msgctxt" in entry:
+            key = f"{entry['msgctxt']}\x04{key}"
+        if "msgid_plural" in entry:
+            for index, text in entry["msgstr"].items():
+                assert catalogue.get((key, index)) == text, f"recompile {lang}: {key!r}"
+        else:
+            assert catalogue.get(key) == entry["msgstr"][0], f"recompile {lang}: {key!r}"
+
+
+def test_every_game_word_has_a_catalogue_entry():
+    """Nothing was added to games/labels.py without running makemessages afterwards."""
+    entries = _entries(LOCALE / "fr" / "LC_MESSAGES" / "django.po")
+    game_words = {e["msgid"] for e in entries if e.get("msgctxt") == "game"}
+    with translation.override("en"):
+        english = {str(text) for text in WORDS.values()}
+    assert english <= game_words, sorted(english - game_words)
+
+
+# --- engine words ------------------------------------------------------------------------------
+
+IDENTIFIER = re.compile(r"[a-z][a-z_]+")
+
+
+def _engine_words(node, found: set[str]) -> None:
+    if isinstance(node, dict):
+        for key, value in node.items():
+            if key in HIDDEN_KEYS:
+                continue
+            found.add(key)
+            _engine_words(value, found)
+    elif isinstance(node, list):
+        for value in node:
+            _engine_words(value, found)
+    elif isinstance(node, str) and IDENTIFIER.fullmatch(node):
+        found.add(node)
+
+
+@pytest.mark.parametrize("slug", sorted(registry.ENGINES))
+def test_every_word_an_engine_shows_has_a_translation(slug):
+    """Keys, identifier-like values and action types seen while bots play a few games."""
+    engine = registry.ENGINES[slug]
+    found: set[str] = set()
+    for seed in range(3):
+        state = engine.setup(4, {}, seed)
+        rng = random.Random(seed)
+        for _ in range(400):
+            if engine.result(state) is not None:
+                break
+            for seat in [None, *range(4)]:
+                _engine_words(engine.view(state, seat), found)
+            waiting = engine.waiting_for(state)
+            seat = rng.choice(list(waiting.seats))
+            for action in engine.legal_actions(state, seat):
+                found.add(action["type"])
+                _engine_words({k: v for k, v in action.items() if k != "type"}, found)
+            state, _ = engine.apply(state, seat, engine.bot_action(state, seat, rng))
+        for seat in [None, 0]:
+            _engine_words(engine.view(state, seat), found)
+    missing = sorted(found - set(WORDS))
+    assert missing == [], f"add these to games/labels.py (and translate them): {missing}"
