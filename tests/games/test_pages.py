@@ -1,0 +1,248 @@
+"""The table page as people read it: per-game boards, names instead of seat numbers, cards as
+chips, the history in sentences, and the result with the full reveal at the end."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+from accounts.models import User
+from games import history, services
+from games.engines import registry
+from games.labels import word
+from games.models import Game
+from games.templatetags.tables import board_template
+from tests.games.helpers import next_human_move, seat_users
+
+ENGINES = sorted(registry.ENGINES)
+NAMES = {"alice": "Anouk", "bob": "Bertil", "carol": "Cosima"}
+
+
+@pytest.fixture(autouse=True)
+def english():
+    """Sentences compared in English, whatever language an earlier test left active."""
+    with translation.override("en"):
+        yield
+
+
+@pytest.fixture
+def named(trio):
+    """alice, bob and carol under display names that appear nowhere else on a page."""
+    for username, name in NAMES.items():
+        User.objects.filter(username=username).update(display_name=name)
+    return trio
+
+
+def page_for(user: User, game: Game) -> tuple[str, list[str]]:
+    client = Client()
+    client.force_login(user)
+    response = client.get(reverse("games:table", args=[game.pk]))
+    assert response.status_code == 200
+    return response.content.decode(), [t.name for t in response.templates if t.name]
+
+
+def board_area(html: str) -> str:
+    """The board, the moves and the players' rows: everything before the history column."""
+    return html.split('id="board"', 1)[1].split('class="col-side"', 1)[0]
+
+
+def history_area(html: str) -> str:
+    return html.split('id="log-h"', 1)[1].split("</section>", 1)[0]
+
+
+def text_of(html: str) -> str:
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+
+
+def play(game: Game, moves: int, rng: random.Random) -> Game:
+    users = seat_users(game)
+    for _ in range(moves):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        move = next_human_move(game, rng)
+        if move is None:
+            break
+        seat, action = move
+        services.act(users[seat], game.pk, game.version, action)
+    game.refresh_from_db()
+    return game
+
+
+def my_hand(view: dict) -> list[dict]:
+    if "you" in view:  # Mogel Motte
+        return view["you"]["hand"]
+    return view.get("hand") or []
+
+
+def chip_part(card: dict) -> str:
+    """What a card's chip shows: the kind's word (a royal: its species and a crown), or the
+    value of a number card."""
+    if card["kind"] == "number":
+        return f'<b class="val">{card["value"]}</b>'
+    return f'<span class="nm">{word(card["kind"].removeprefix("royal_"))}</span>'
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_table_uses_the_games_own_board_with_names_and_my_cards(started, named, engine):
+    game = started(engine)
+    alice = named[0]
+    html, templates = page_for(alice, game)
+    assert f"games/boards/{engine}.html" in templates
+    assert "games/boards/_generic.html" not in templates
+    board = board_area(html)
+    assert 'class="tree"' not in board  # not the generic key/value tree
+    for name in NAMES.values():
+        assert name in board, f"{name} missing from the {engine} board"
+    shown = text_of(board)
+    assert not re.search(r"\bSeat \d", shown)
+    assert not re.search(r"\b(Offerer|Turn|Emperor|Active|Guard): \d\b", shown)
+    view = registry.get(engine).view(game.state, 0)
+    hand = my_hand(view)
+    assert hand, "seat 0 starts with cards"
+    for card in hand:
+        assert chip_part(card) in board, card
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("engine", ENGINES)
+def test_the_history_tells_moves_in_sentences_with_player_names(started, named, engine):
+    game = play(started(engine), 6, random.Random(3))
+    html, _templates = page_for(named[0], game)
+    log = text_of(history_area(html))
+    assert any(name in log for name in NAMES.values())
+    assert not re.search(r"\bSeat \d|\b(from|to|seat|emperor): \d\b", log)
+    assert " · " not in log  # not "kind · key: value"
+
+
+@pytest.mark.django_db
+def test_a_cockroach_offer_reads_as_a_sentence(started, named):
+    game = started("cockroach-poker-royal")
+    engine = registry.get(game.engine)
+    users = seat_users(game)
+    seat = engine.waiting_for(game.state).seats[0]
+    to = (seat + 1) % 3
+    card = game.state["hands"][seat][0]
+    services.act(
+        users[seat],
+        game.pk,
+        game.version,
+        {"type": "offer", "card": card, "to": to, "claim": "scorpion"},
+    )
+    game.refresh_from_db()
+    names = list(NAMES.values())
+    html, _templates = page_for(users[to], game)
+    log = text_of(history_area(html))
+    assert f"{names[seat]} offered {names[to]} a card, claiming “scorpion”." in log
+    board = text_of(board_area(html))
+    assert names[seat] in board and "Call it true or a lie" in board
+    assert 'name="type" value="call"' in html and 'name="f_says"' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("engine", ENGINES)
+def test_a_finished_game_shows_the_result_and_every_hand(started, named, engine):
+    game = play(started(engine), 3000, random.Random(5))
+    assert game.status == Game.Status.FINISHED
+    html, templates = page_for(named[1], game)
+    assert f"games/boards/{engine}.html" in templates
+    result = html.split('class="result"', 1)[1].split("</div>", 1)[0]
+    winners = [list(NAMES.values())[s] for s in game.result["winners"]]
+    assert "🏆" in result and all(name in result for name in winners)
+    assert "Watch the full reveal" in html
+    final = registry.get(engine).view(game.state, None)
+    hands = final.get("hands") or [s["public_cards"] for s in final.get("seats", [])]
+    board = board_area(html)
+    for hand in hands:
+        for card in hand:
+            assert chip_part(card) in board, card
+
+
+@pytest.mark.django_db
+def test_a_spectator_sees_the_board_without_a_hand(started, named, make_user):
+    game = started("mogel-motte")
+    Game.objects.filter(pk=game.pk).update(allow_spectators=True)
+    from accounts.services import friendship_create
+
+    friend = make_user("dora")
+    friendship_create(named[0], friend)
+    html, templates = page_for(friend, game)
+    assert "games/boards/mogel-motte.html" in templates
+    assert "Your hand" not in html and "Your move" not in html
+    assert all(name in board_area(html) for name in NAMES.values())
+
+
+def test_an_engine_without_a_board_falls_back_to_the_generic_one():
+    assert board_template("no-such-game") == "games/boards/_generic.html"
+    assert board_template("imperador") == "games/boards/imperador.html"
+
+
+def _events_of_whole_games() -> list[dict]:
+    """Every kind of event the engines emit, from a few bot games (the engines are pure)."""
+    found: dict[tuple[str, str], dict] = {}
+    for slug, engine in sorted(registry.ENGINES.items()):
+        for seed in range(6):
+            players = 3 + seed % 3
+            state = engine.setup(players, {}, seed)
+            rng = random.Random(seed)
+            while engine.result(state) is None:
+                waiting = engine.waiting_for(state)
+                if waiting.kind == "window" and rng.random() < 0.1:
+                    state, events = engine.apply(state, None, {"type": "timeout"})
+                else:
+                    seat = rng.choice(list(waiting.seats))
+                    state, events = engine.apply(state, seat, engine.bot_action(state, seat, rng))
+                for event in events:
+                    found.setdefault((slug, event.kind), {"kind": event.kind, "data": event.data})
+    return list(found.values())
+
+
+def test_every_engine_event_has_a_sentence_with_names_not_numbers():
+    players = ["Anouk", "Bertil", "Cosima", "Dagny", "Elmer"]
+    events = _events_of_whole_games()
+    kinds = {e["kind"] for e in events}
+    assert {"offered", "called", "played", "accused", "band_announced", "pair_laid"} <= kinds
+    for event in events:
+        assert event["kind"] in history.SENTENCES, f"no sentence for {event['kind']}"
+        text = history.sentence(event, players)
+        assert text and "%(" not in text and "{" not in text, (event, text)
+        assert not re.search(r"\bseat \d|\bSeat \d", text), (event, text)
+        assert "_" not in text, (event, text)
+        seats = [
+            v
+            for k, v in event["data"].items()
+            if k in history.SEAT_KEYS and isinstance(v, int) and not isinstance(v, bool)
+        ]
+        for seat in seats:
+            assert players[seat] in text, (event, text)
+
+
+def test_an_unknown_event_still_reads_with_names():
+    text = history.sentence(
+        {"kind": "table_flipped", "data": {"seat": 1, "loud": True}}, ["Anouk", "Bertil"]
+    )
+    assert text.startswith("Table flipped") and "Bertil" in text
+
+
+def test_a_called_card_tells_who_takes_it():
+    event = {
+        "kind": "called",
+        "data": {
+            "number": 3,
+            "seat": 0,
+            "says": "false",
+            "claim": "rat",
+            "chain": [{"from": 2, "to": 0, "claim": "rat"}],
+            "card": {"id": 9, "kind": "royal_rat"},
+            "right": False,
+            "taker": 0,
+        },
+    }
+    text = history.sentence(event, ["Anouk", "Bertil", "Cosima"])
+    assert text == "Anouk called “rat” a lie and was wrong — it was royal rat. Anouk takes it."
