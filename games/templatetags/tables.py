@@ -400,8 +400,27 @@ def has_primary(groups: Any) -> bool:
     return isinstance(groups, list) and any(not is_secondary(g) for g in groups)
 
 
+PLAYER_FIELDS = {"to", "target", "seat", "player", "receiver", "successor", "victim", "whom"}
+
+
+def _other_words(posted: dict[str, str], skip: list[str], players: Sequence[str]) -> str:
+    """The button's fields other than its card, in words (a seat as its player's name)."""
+    parts = []
+    for key, raw in posted.items():
+        if key in skip:
+            continue
+        value = unjson(raw)
+        if key[2:] in PLAYER_FIELDS and isinstance(value, int):
+            parts.append(seat_name(value, players))
+        elif value is None:
+            parts.append(str(_("no card")))
+        else:
+            parts.append(word(value))
+    return ", ".join(parts)
+
+
 @register.simple_tag
-def button_choices(group: Any, view: Any) -> list[dict[str, Any]]:
+def button_choices(group: Any, view: Any, players: Sequence[str] = ()) -> list[dict[str, Any]]:
     """A move's buttons as ``[{"posted", "label", "cards", "count", "extra"}]``: a button whose
     only varying field is a card shows the card; buttons with the same label are merged
     (two cards of the same kind are the same move), with a count."""
@@ -419,7 +438,7 @@ def button_choices(group: Any, view: Any) -> list[dict[str, Any]]:
             shown = _cards_of(posted[card_keys[0]], cards)
             others = [k for k in posted if k not in card_keys]
             if shown and others:
-                extra = label  # e.g. "rat, Bob": the chip and the words
+                extra = _other_words(posted, card_keys, players) or label
         if len(posted) == 1 and not shown:
             ((key, raw),) = posted.items()
             label = choice_label(key[2:], raw, label)
@@ -451,7 +470,7 @@ def field_choices(field: Any, view: Any) -> list[dict[str, Any]]:
         by_label[label] = item
         out.append(item)
     if name in CARD_FIELDS and all(item["cards"] for item in out):
-        out.sort(key=lambda item: [_order_key(c) for c in item["cards"]])
+        out.sort(key=lambda item: (len(item["cards"]), [_order_key(c) for c in item["cards"]]))
     elif name == "claim":  # species in the game's order, "royal" last
         out.sort(key=lambda item: _order_key({"kind": unjson(item["value"])}))
     return out

@@ -7,6 +7,7 @@ import random
 import re
 
 import pytest
+from django.template.loader import render_to_string
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -181,6 +182,11 @@ def test_a_spectator_sees_the_board_without_a_hand(started, named, make_user):
 def test_an_engine_without_a_board_falls_back_to_the_generic_one():
     assert board_template("no-such-game") == "games/boards/_generic.html"
     assert board_template("imperador") == "games/boards/imperador.html"
+    view = {"pile": [{"id": 1, "kind": "rat"}], "scores": [3, 4]}
+    context = {"view": view, "players": ["Anouk", "Bertil"]}
+    top = render_to_string("games/boards/_generic.html", {**context, "part": "top"})
+    assert 'class="tree"' in top and "Anouk" in top and 'data-kind="rat"' in top
+    assert render_to_string("games/boards/_generic.html", {**context, "part": "rest"}).strip() == ""
 
 
 def _events_of_whole_games() -> list[dict]:
