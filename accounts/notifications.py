@@ -54,6 +54,12 @@ def mark_read(user: User, ids: list[int] | None = None) -> int:
     return rows.update(read_at=timezone.now())
 
 
+def mark_read_for_game(user: User, game_id: int) -> int:
+    return Notification.objects.filter(user=user, game_id=game_id, read_at__isnull=True).update(
+        read_at=timezone.now()
+    )
+
+
 # --- presence: "has the table open" -------------------------------------------------------
 
 

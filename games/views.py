@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts import notifications
 from games import presenters, replays, selectors, services
 from games.engines import registry
 from games.errors import GameError, StaleVersion
@@ -96,6 +97,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         game = _visible_game(request, game_id)
     payload = selectors.game_payload(game, request.user)
     seat = payload["seat"]
+    notifications.mark_read_for_game(request.user, game.pk)  # seen: the bell need not say it again
     groups = presenters.action_groups(
         payload["legal_actions"], payload["view"] or {}, payload["players"]
     )

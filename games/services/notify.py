@@ -69,15 +69,18 @@ def after_change(
         return
     waited_before = set(engine.waiting_for(before).seats) if before is not None else set()
     waiting = engine.waiting_for(after)
-    actors = set(
-        Event.objects.filter(game=game, seq__gt=since_version).values_list("seat", flat=True)
+    changes = list(
+        Event.objects.filter(game=game, seq__gt=since_version).values_list("seat", "reason")
     )
+    actors = {seat for seat, _reason in changes}
+    movers = {seat for seat, reason in changes if reason == Event.Reason.MOVE}
     for index in waiting.seats:
         seat = humans.get(index)
         if seat is None or not engine.legal_actions(after, index):
             continue
-        # A new wait, or the same seat again after someone else moved (its turn came back).
-        if index in waited_before and not (actors - {index}):
+        # A new wait, or the same seat again after someone else moved (its turn came back) —
+        # but not for a player who moved in this very change: they are looking at the table.
+        if index in movers or (index in waited_before and not actors - {index}):
             continue
         if waiting.kind == "window":
             kind, text = Notification.Kind.WINDOW, N_("Quick! %(game)s #%(id)s needs your answer.")

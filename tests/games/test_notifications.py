@@ -289,3 +289,44 @@ def test_a_reaction_window_notifies_every_asked_player_and_emails_them(started):
         assert any(m.to == [u.email] for m in mail.outbox for u in asked)
         return
     raise AssertionError("never reached a window")
+
+
+def test_a_player_moving_against_bots_is_not_pinged_for_the_turn_that_comes_straight_back(trio):
+    alice = trio[0]
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=3, bots=2)
+    services.game_start(alice, game.pk)
+    rng = random.Random(4)
+    for _ in range(15):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        before = Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).count()
+        _seat, action = next_human_move(game, rng)
+        services.act(alice, game.pk, game.version, action)
+        assert (
+            Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).count()
+            == before
+        )
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    game.refresh_from_db()
+    if game.status == Game.Status.ACTIVE:
+        before = Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).count()
+        services.apply_deadline(game.pk)  # the bot moved for her: she was away, so she hears of it
+        game.refresh_from_db()
+        if game.status == Game.Status.ACTIVE:
+            assert (
+                Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).count()
+                == before + 1
+            )
+
+
+def test_opening_the_table_marks_its_notifications_read(started):
+    game = turn_game(started)
+    _seat, user = waited_user(game)
+    assert Notification.objects.filter(user=user, game_id=game.pk, read_at__isnull=True).exists()
+    client = Client()
+    client.force_login(user)
+    client.get(reverse("games:table", args=[game.pk]))
+    assert not Notification.objects.filter(
+        user=user, game_id=game.pk, read_at__isnull=True
+    ).exists()
