@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
 import os
 import signal
 import subprocess
@@ -14,6 +16,15 @@ from django.conf import settings
 from django.db import connection
 
 ROOT = Path(__file__).resolve().parents[2]
+
+
+def _own_group_dying_with_parent() -> None:
+    """The worker leads its own process group (its embedded beat is a child: killing only
+    the worker left beat orphaned, publishing into the test broker), and gets SIGKILL if
+    pytest dies (Linux PR_SET_PDEATHSIG)."""
+    os.setsid()
+    libc = ctypes.CDLL("libc.so.6", use_errno=True)
+    libc.prctl(1, signal.SIGKILL)
 
 
 class Worker:
@@ -59,6 +70,7 @@ class Worker:
             env=self.env(),
             stdout=log,
             stderr=subprocess.STDOUT,
+            preexec_fn=_own_group_dying_with_parent,
         )
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
@@ -71,17 +83,17 @@ class Worker:
 
     def kill(self) -> None:
         """SIGKILL: the worker dies mid-whatever, as a crashed machine would."""
-        if self.process and self.process.poll() is None:
-            self.process.send_signal(signal.SIGKILL)
+        if self.process is not None:
+            with contextlib.suppress(ProcessLookupError):
+                os.killpg(self.process.pid, signal.SIGKILL)  # the worker and its beat
             self.process.wait(10)
 
     def stop(self) -> None:
-        if self.process and self.process.poll() is None:
+        if self.process is not None and self.process.poll() is None:
             self.process.terminate()
-            try:
+            with contextlib.suppress(subprocess.TimeoutExpired):
                 self.process.wait(15)
-            except subprocess.TimeoutExpired:
-                self.kill()
+        self.kill()  # whatever of the group is left, beat included
 
 
 def flush_broker() -> None:
