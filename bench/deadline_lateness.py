@@ -17,8 +17,10 @@ Prints one JSON line per mode: deadlines, applied, p50/p95/max lateness in secon
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
+import signal
 import subprocess
 import sys
 import tempfile
@@ -99,15 +101,6 @@ def run_mode(mode: str, count: int, spread: float, sweep: float) -> dict:
         ids += human_turn_games(make_games(count, f"{mode}-{int(time.time())}-{batch}"))
         batch += 1
     ids = ids[:count]
-    start = timezone.now() + timedelta(seconds=5)
-    due = {}
-    for k, game_id in enumerate(ids):
-        at = start + timedelta(seconds=spread * k / max(1, len(ids)))
-        game = Game.objects.get(pk=game_id)
-        Game.objects.filter(pk=game_id).update(deadline_at=at)
-        due[game_id] = (at, game.version)
-        if mode == "fast":
-            tasks.schedule_deadline(game_id, game.version, (at - timezone.now()).total_seconds())
     log = Path(tempfile.mkdtemp()) / "worker.log"
     env = {
         **os.environ,
@@ -127,7 +120,7 @@ def run_mode(mode: str, count: int, spread: float, sweep: float) -> dict:
             "--beat",
             "--pool=solo",
             "-l",
-            "WARNING",
+            "INFO",
             "--schedule",
             str(log.parent / "beat"),
             "--without-gossip",
@@ -135,9 +128,23 @@ def run_mode(mode: str, count: int, spread: float, sweep: float) -> dict:
         ],
         cwd=ROOT,
         env=env,
+        start_new_session=True,  # the worker and its embedded beat die together below
         stdout=log.open("w"),
         stderr=subprocess.STDOUT,
     )
+    # The worker must be up before the first deadline is due, or start-up time counts as lateness.
+    ready_by = time.monotonic() + 60
+    while " ready." not in log.read_text() and time.monotonic() < ready_by:
+        time.sleep(0.2)
+    start = timezone.now() + timedelta(seconds=2)
+    due = {}
+    for k, game_id in enumerate(ids):
+        at = start + timedelta(seconds=spread * k / max(1, len(ids)))
+        game = Game.objects.get(pk=game_id)
+        Game.objects.filter(pk=game_id).update(deadline_at=at)
+        due[game_id] = (at, game.version)
+        if mode == "fast":
+            tasks.schedule_deadline(game_id, game.version, (at - timezone.now()).total_seconds())
     try:
         limit = time.monotonic() + spread + 60
         while time.monotonic() < limit:
@@ -152,10 +159,10 @@ def run_mode(mode: str, count: int, spread: float, sweep: float) -> dict:
             time.sleep(0.5)
     finally:
         worker.terminate()
-        try:
+        with contextlib.suppress(subprocess.TimeoutExpired):
             worker.wait(15)
-        except subprocess.TimeoutExpired:
-            worker.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(worker.pid, signal.SIGKILL)
     late = []
     for game_id, (at, version) in due.items():
         event = Event.objects.filter(game_id=game_id, seq=version + 1, reason="timeout").first()
