@@ -37,22 +37,28 @@ def _table(game: Game) -> str:
     return reverse("games:table", args=[game.pk])
 
 
-def _humans(game: Game) -> dict[int, Seat]:
-    return {s.index: s for s in game.seats.select_related("user") if not s.is_bot and s.user_id}
+def _humans(seats: list[Seat]) -> dict[int, Seat]:
+    return {s.index: s for s in seats if not s.is_bot and s.user_id}
 
 
 def after_change(
-    game: Game, engine: Engine, before: State | None, after: State, since_version: int
+    game: Game,
+    engine: Engine,
+    before: State | None,
+    after: State,
+    seats: list[Seat],
+    changes: list[tuple[int | None, str]],
 ) -> None:
-    """Called inside the writing transaction, after the new state is stored."""
-    humans = _humans(game)
+    """Called inside the writing transaction, after the new state is stored. ``changes`` are
+    the (seat, reason) of the events this change appended."""
+    humans = _humans(seats)
     name = engine.name
     result = engine.result(after)
     if result is not None:
-        names = [s.name for s in game.seats.all()]
+        names = [s.name for s in seats]
         winners = ", ".join(names[i] for i in result.get("winners", [])) or "—"
         # Everyone who sat down hears the result, including players whose seat the bot took over.
-        for seat in game.seats.select_related("user").filter(user__isnull=False):
+        for seat in (s for s in seats if s.user_id):
             won = seat.index in result.get("winners", [])
             text = (
                 N_("You won at %(game)s #%(id)s!")
@@ -69,9 +75,6 @@ def after_change(
         return
     waited_before = set(engine.waiting_for(before).seats) if before is not None else set()
     waiting = engine.waiting_for(after)
-    changes = list(
-        Event.objects.filter(game=game, seq__gt=since_version).values_list("seat", "reason")
-    )
     actors = {seat for seat, _reason in changes}
     movers = {seat for seat, reason in changes if reason == Event.Reason.MOVE}
     for index in waiting.seats:

@@ -43,7 +43,17 @@ def lock_game(game_id: int) -> Game:
     except Game.DoesNotExist:
         raise GameNotFound() from None
     game.locked_state = game.state  # engines never mutate a state, so this stays "before"
+    game.recorded = []  # (seat, reason) of every event this change appends
     return game
+
+
+def seats_of(game: Game) -> list[Seat]:
+    """The game's seats with their users, loaded once per change (the row lock covers them)."""
+    cached = getattr(game, "locked_seats", None)
+    if cached is None:
+        cached = list(Seat.objects.filter(game=game).select_related("user").order_by("index"))
+        game.locked_seats = cached
+    return cached
 
 
 def _record(
@@ -56,6 +66,8 @@ def _record(
     key: str = "",
 ) -> None:
     game.version += 1
+    if hasattr(game, "recorded"):
+        game.recorded.append((seat, reason))
     Event.objects.create(
         game=game,
         seq=game.version,
@@ -116,7 +128,7 @@ def _bot_moves(
 
 
 def _bot_seats(game: Game) -> set[int]:
-    return set(game.seats.filter(is_bot=True).values_list("index", flat=True))
+    return {seat.index for seat in seats_of(game) if seat.is_bot}
 
 
 def _store(game: Game, engine: Engine, state: State, expected: int) -> None:
@@ -130,7 +142,7 @@ def _store(game: Game, engine: Engine, state: State, expected: int) -> None:
         game.finished_at = now
         game.deadline_at = None
     else:
-        game.deadline_at = clock.next_deadline(game, engine.waiting_for(state), now)
+        game.deadline_at = clock.next_deadline(game, engine.waiting_for(state), now, seats_of(game))
     updated = Game.objects.filter(pk=game.pk, version=expected).update(
         state=game.state,
         version=game.version,
@@ -142,7 +154,14 @@ def _store(game: Game, engine: Engine, state: State, expected: int) -> None:
     if updated != 1:
         raise StaleVersion(game.version)
     version = game.version
-    notify.after_change(game, engine, getattr(game, "locked_state", None), state, expected)
+    changes = getattr(game, "recorded", None)
+    if changes is None:  # a game object that did not come through lock_game
+        changes = list(
+            Event.objects.filter(game=game, seq__gt=expected).values_list("seat", "reason")
+        )
+    notify.after_change(
+        game, engine, getattr(game, "locked_state", None), state, seats_of(game), changes
+    )
     transaction.on_commit(lambda: broadcast.notify_game_changed(game.pk, version))
     from games import tasks  # late: tasks import services
 
@@ -162,22 +181,19 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
     key = (key or "")[:64]
     with transaction.atomic():
         game = lock_game(game_id)
-        seat = (
-            Seat.objects.filter(game=game, user=user).first()
-            if user and user.is_authenticated
-            else None
-        )
+        authenticated = user is not None and user.is_authenticated
+        seat = next((s for s in seats_of(game) if authenticated and s.user_id == user.pk), None)
         if seat is None:
-            raise NotAllowed("You are not playing at this table.")
+            raise NotAllowed(_("You are not playing at this table."))
         if key and Event.objects.filter(game=game, actor=user, key=key).exists():
             return ActResult(game, replayed=True)
         if game.status != Game.Status.ACTIVE:
-            raise NotActive("This game is not in play.")
+            raise NotActive(_("This game is not in play."))
         if seat.is_bot:
-            raise NotAllowed("Your seat was handed to the bot.")
+            raise NotAllowed(_("Your seat was handed to the bot."))
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
             raise IllegalMove(
-                "The move must say which version of the game it was made on.", "malformed"
+                _("The move must say which version of the game it was made on."), "malformed"
             )
         if expected_version != game.version:
             raise StaleVersion(game.version)
@@ -193,11 +209,11 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             # The engine accepted a payload with extra or odd fields: only exact moves enter
             # the log (the transaction rolls the recorded event back).
             raise IllegalMove(_("That move is not possible now."), "not_legal")
-        if seat.consecutive_timeouts:
-            Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
         state = settle_bots(game, engine, state)
         _store(game, engine, state, locked_version)
-        Seat.objects.filter(pk=seat.pk).update(last_seen_version=game.version)
+        Seat.objects.filter(pk=seat.pk).update(
+            last_seen_version=game.version, consecutive_timeouts=0
+        )
     return ActResult(game)
 
 
@@ -218,7 +234,7 @@ def apply_deadline(game_id: int, expected_version: int | None = None) -> bool:
             state = _apply(game, engine, state, None, dict(TIMEOUT), Event.Reason.TIMEOUT)
         elif waiting.kind == "turn":
             index = waiting.seats[0]
-            seat = Seat.objects.get(game=game, index=index)
+            seat = next(s for s in seats_of(game) if s.index == index)
             rng = random.Random()
             # The bot finishes the missed turn: a cheat or an accusation leaves the same seat on
             # turn, which must not earn the absent player a fresh deadline.
