@@ -70,6 +70,7 @@ class CreateIn(Schema):
     invite: list[str] = []
     join_policy: str = Game.JoinPolicy.INVITED
     allow_spectators: bool = True
+    options: dict[str, Any] = {}
 
 
 class ActionIn(Schema):
@@ -107,6 +108,7 @@ def create_game(request: HttpRequest, body: CreateIn) -> Any:
         invite=body.invite,
         join_policy=body.join_policy,
         allow_spectators=body.allow_spectators,
+        options=body.options,
     )
     return Status(201, {"id": game.pk})
 

@@ -27,6 +27,12 @@ class NewGameForm(forms.Form):
     allow_spectators = forms.BooleanField(
         label=_("Friends of players may watch"), required=False, initial=True
     )
+    starts = forms.ChoiceField(
+        label=_("Who starts"),
+        choices=[("random", _("Drawn at random")), ("me", _("I do"))],
+        initial="random",
+        required=False,
+    )
     bots = forms.IntegerField(label=_("Bots"), min_value=0, max_value=5, initial=0)
     invite = forms.MultipleChoiceField(
         label=_("Invite friends"), required=False, widget=forms.CheckboxSelectMultiple

@@ -74,6 +74,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 invite=data["invite"],
                 join_policy=data["join_policy"],
                 allow_spectators=data["allow_spectators"],
+                options={registry.get(data["game"]).start_option: 0}
+                if data["starts"] == "me"
+                else {},
             )
         except GameError as exc:
             form.add_error(None, exc.message)

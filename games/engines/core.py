@@ -154,6 +154,7 @@ class Rng:
 
 class Engine(Protocol):
     slug: str
+    start_option: str  # the setup option that names the starting seat
     name: str
     rules_version: int
     min_players: int

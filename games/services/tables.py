@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from accounts.models import User
 from accounts.selectors import are_friends, has_blocked
 from games.engines import registry
+from games.engines.core import IllegalAction
 from games.errors import GameError, NotActive, NotAllowed
 from games.models import PACE_SECONDS, Game, Invitation, Pace, Seat
 from games.services import notify
@@ -113,6 +114,10 @@ def game_create(
     if len(invite) > seats - 1 - bots:
         raise GameError(_("More invitations than free seats."), "too_many_invitations")
     move, window = resolve_pace(pace, move_seconds, window_seconds)
+    try:
+        rules.setup(seats, options or {}, 0)  # a dry run: bad options fail now, not at the start
+    except IllegalAction as exc:
+        raise GameError(exc.message, exc.code) from None
     game = Game.objects.create(
         engine=engine,
         rules_version=rules.rules_version,

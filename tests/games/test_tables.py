@@ -161,3 +161,34 @@ def test_each_game_has_a_rules_page(client, slug):
     assert page.status_code == 200
     assert registry.get(slug).name in page.content.decode()
     assert client.get(reverse("games:rules", args=["no-such-game"])).status_code == 404
+
+
+@pytest.mark.parametrize("slug", ["cockroach-poker-royal", "mogel-motte", "imperador"])
+def test_the_creator_may_choose_to_start_and_bad_options_are_refused_at_creation(trio, slug):
+    from games.engines import registry
+
+    alice = trio[0]
+    client = client_for(alice)
+    client.post(
+        reverse("games:new"),
+        {
+            "game": slug,
+            "seats": 3,
+            "pace": "daily",
+            "join_policy": "invited",
+            "bots": 2,
+            "starts": "me",
+        },
+    )
+    game = Game.objects.get(created_by=alice)
+    services.game_start(alice, game.pk)
+    game.refresh_from_db()
+    engine = registry.get(slug)
+    assert game.options == {engine.start_option: 0}
+    assert engine.setup(3, game.options, game.seed) == engine.setup(
+        3, {engine.start_option: 0}, game.seed
+    )
+    with pytest.raises(GameError):
+        services.game_create(alice, engine=slug, seats=3, options={engine.start_option: 7})
+    with pytest.raises(GameError):
+        services.game_create(alice, engine=slug, seats=3, options={"no_such_option": 1})

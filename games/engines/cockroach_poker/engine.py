@@ -44,6 +44,8 @@ from games.engines.core import Action, Event, State, Waiting
 
 class CockroachPokerRoyal:
     slug = "cockroach-poker-royal"
+    # The option naming who starts; the table's creator may pick it (a [D] of the rules).
+    start_option = "first"
     name = "Cockroach Poker Royal"
     rules_version = 1
     min_players = 2

@@ -36,6 +36,9 @@ def setup(players: int, options: Any, seed: int) -> State:
         options = {}
     if not isinstance(options, Mapping):
         raise IllegalAction("bad_option", "Options must be an object.")
+    unknown = set(options) - {"first"}
+    if unknown:
+        raise IllegalAction("bad_option", f"Unknown options: {sorted(unknown)}.")
     state: State = {"game": GAME, "rules_version": 1, "players": players, "rng": Rng.initial(seed)}
     rng = Rng(state)
     first = options.get("first")

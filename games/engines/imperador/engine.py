@@ -76,6 +76,8 @@ def window_open_for(state: State, seat: int) -> bool:
 
 class ImperadorEngine:
     slug = "imperador"
+    # The option naming who starts; the table's creator may pick it (a [D] of the rules).
+    start_option = "first_emperor"
     name = "Imperador"
     rules_version = 1
     min_players = 3

@@ -62,6 +62,8 @@ from games.engines.mogel_motte import actions, bot, rules, views
 
 class MogelMotte:
     slug = "mogel-motte"
+    # The option naming who starts; the table's creator may pick it (a [D] of the rules).
+    start_option = "first_guard"
     name = "Mogel Motte"
     rules_version = 1
     min_players = 3
