@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import QuerySet
 
 from accounts.selectors import friends_of
 from games.engines import registry
@@ -74,12 +74,17 @@ def game_payload(game: Game, user: Any) -> dict[str, Any]:
     return body
 
 
-def events_for(game: Game, user: Any, after: int = 0) -> list[dict[str, Any]]:
-    """The log as the caller's seat may see it; everything once the game is over."""
+def events_for(
+    game: Game, user: Any, after: int = 0, last: int | None = None
+) -> list[dict[str, Any]]:
+    """The log as the caller's seat may see it; everything once the game is over.
+    ``last``: only the newest rows (the table page), read from the database as such."""
     seat = viewer_seat_index(game, user)
     reveal = game.is_over
     rows = []
-    for row in Event.objects.filter(game=game, seq__gt=after).order_by("seq"):
+    query = Event.objects.filter(game=game, seq__gt=after)
+    selected = reversed(query.order_by("-seq")[:last]) if last else query.order_by("seq")
+    for row in selected:
         visible = []
         for raw in row.events:
             event = EngineEvent.from_dict(raw)
@@ -123,10 +128,6 @@ def waiting_on(game: Game, seat: int | None) -> bool:
     return seat in engine.waiting_for(game.state).seats and bool(
         engine.legal_actions(game.state, seat)
     )
-
-
-def visible_games(user: Any) -> QuerySet[Game]:
-    return Game.objects.filter(Q(seats__user=user) | Q(invitations__to_user=user)).distinct()
 
 
 def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:

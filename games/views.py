@@ -113,7 +113,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             "groups": groups,
             "seat": seat,
             "rules": registry.get(game.engine),
-            "log": selectors.events_for(game, request.user)[-40:],
+            "log": selectors.events_for(game, request.user, last=40),
             "may_join": game.status == Game.Status.LOBBY
             and seat is None
             and services.may_join(game, request.user),

@@ -6,7 +6,6 @@ import secrets
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -235,17 +234,3 @@ def game_cancel(user: User, game_id: int) -> None:
         status=Invitation.Status.CANCELLED
     )
     Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED, finished_at=timezone.now())
-
-
-def open_tables_of_friends(user: User) -> Any:
-    from accounts.selectors import friends_of
-
-    return (
-        Game.objects.filter(
-            status=Game.Status.LOBBY,
-            join_policy=Game.JoinPolicy.FRIENDS,
-            created_by__in=friends_of(user),
-        )
-        .exclude(Q(seats__user=user))
-        .distinct()
-    )
