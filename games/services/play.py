@@ -25,6 +25,7 @@ from games.services import notify
 MAX_BOT_STEPS = 1000
 HANDOVER_AFTER_TIMEOUTS = 3
 MAX_TURN_MOVES = 20
+FAST_PATH_SECONDS = 300
 # In a window humans still owe, each bot answers at each opportunity with this chance:
 # a human-like delay, so people can still win a race or a slap against bots.
 BOT_WINDOW_EAGERNESS = 0.5
@@ -42,6 +43,8 @@ def lock_game(game_id: int) -> Game:
         game = Game.objects.select_for_update(no_key=True).get(pk=game_id)
     except Game.DoesNotExist:
         raise GameNotFound() from None
+    # What a change needs to know about itself; _record and _store rely on these, so every
+    # change starts here.
     game.locked_state = game.state  # engines never mutate a state, so this stays "before"
     game.recorded = []  # (seat, reason) of every event this change appends
     return game
@@ -66,8 +69,7 @@ def _record(
     key: str = "",
 ) -> None:
     game.version += 1
-    if hasattr(game, "recorded"):
-        game.recorded.append((seat, reason))
+    game.recorded.append((seat, reason))
     Event.objects.create(
         game=game,
         seq=game.version,
@@ -154,21 +156,15 @@ def _store(game: Game, engine: Engine, state: State, expected: int) -> None:
     if updated != 1:
         raise StaleVersion(game.version)
     version = game.version
-    changes = getattr(game, "recorded", None)
-    if changes is None:  # a game object that did not come through lock_game
-        changes = list(
-            Event.objects.filter(game=game, seq__gt=expected).values_list("seat", "reason")
-        )
-    notify.after_change(
-        game, engine, getattr(game, "locked_state", None), state, seats_of(game), changes
-    )
+    notify.after_change(game, engine, game.locked_state, state, seats_of(game), game.recorded)
     transaction.on_commit(lambda: broadcast.notify_game_changed(game.pk, version))
     from games import tasks  # late: tasks import services
 
-    if game.status == Game.Status.ACTIVE and game.deadline_at and game.window_seconds <= 300:
-        # Fast path for short windows and live turns; the sweeper remains the source of truth.
+    if game.status == Game.Status.ACTIVE and game.deadline_at:
+        # Fast path for waits of minutes or less; the sweeper remains the source of truth
+        # (long countdowns are a trap with the Redis broker's visibility timeout).
         seconds = max(0.0, (game.deadline_at - now).total_seconds())
-        if seconds <= 300:
+        if seconds <= FAST_PATH_SECONDS:
             transaction.on_commit(lambda: tasks.schedule_deadline(game.pk, version, seconds))
 
 
