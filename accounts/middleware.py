@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import zoneinfo
 from collections.abc import Callable
 
 from django.conf import settings
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 
 from accounts.services import user_touch_last_seen
 
@@ -30,3 +32,26 @@ class UserLanguageMiddleware:
                 request.COOKIES[settings.LANGUAGE_COOKIE_NAME] = user.language
             user_touch_last_seen(user)
         return self.get_response(request)
+
+
+class UserTimeZoneMiddleware:
+    """Each signed-in player's request runs in their own time zone (pages show their times)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        user = getattr(request, "user", None)
+        name = getattr(user, "time_zone", "") if user is not None else ""
+        try:
+            zone = zoneinfo.ZoneInfo(name) if name and user.is_authenticated else None
+        except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+            zone = None
+        if zone is None:
+            timezone.deactivate()
+        else:
+            timezone.activate(zone)
+        try:
+            return self.get_response(request)
+        finally:
+            timezone.deactivate()

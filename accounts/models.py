@@ -292,6 +292,9 @@ class Notification(models.Model):
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
     game_id = models.BigIntegerField(null=True, blank=True)
+    # The game's wait (Game.wait_seq) a turn notice belongs to: its email is skipped once the
+    # wait has moved on.
+    wait_seq = models.PositiveIntegerField(null=True, blank=True)
     text = models.CharField(max_length=300)
     url = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now)

@@ -9,6 +9,7 @@ Texts carry names and game titles only: never a card.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.core import signing
@@ -25,22 +26,44 @@ EMAIL_KINDS = {
     Notification.Kind.NUDGE,
 }
 EMAIL_GAP = timedelta(hours=1)
-PRESENCE_SECONDS = 90
+HEARTBEAT_SECONDS = 20
+PRESENCE_SECONDS = 60  # the grace after the last heartbeat (three missed beats)
 UNSUBSCRIBE_SALT = "fibbers.unsubscribe"
 
 
 def notify(
-    user: User, kind: str, text: str, url: str = "", game_id: int | None = None
+    user: User,
+    kind: str,
+    text: str,
+    url: str = "",
+    game_id: int | None = None,
+    wait_seq: int | None = None,
 ) -> Notification:
     email = Notification.Email.PENDING if kind in EMAIL_KINDS else Notification.Email.NONE
     note = Notification.objects.create(
-        user=user, kind=kind, text=text[:300], url=url, game_id=game_id, email=email
+        user=user,
+        kind=kind,
+        text=text[:300],
+        url=url,
+        game_id=game_id,
+        wait_seq=wait_seq,
+        email=email,
     )
     if email == Notification.Email.PENDING:
         from accounts import tasks
 
         transaction.on_commit(lambda: tasks.queue_notification_email(note.pk))
     return note
+
+
+# The games app says whether a notice's wait is still the game's current one (accounts does
+# not import games: the games app registers the check when it is ready).
+_wait_is_current: Callable[[int, int], bool] = lambda game_id, wait_seq: True  # noqa: E731
+
+
+def register_wait_check(check: Callable[[int, int], bool]) -> None:
+    global _wait_is_current
+    _wait_is_current = check
 
 
 def unread_count(user: User) -> int:
@@ -61,6 +84,9 @@ def mark_read_for_game(user: User, game_id: int) -> int:
 
 
 # --- presence: "has the table open" -------------------------------------------------------
+# A table page sends a heartbeat every HEARTBEAT_SECONDS; the player counts as present until
+# PRESENCE_SECONDS after the last one. A closed socket does not clear it (a reload closes one
+# and opens another), and several tabs share the one key.
 
 
 def _presence_key(game_id: int, user_id: int) -> str:
@@ -69,10 +95,6 @@ def _presence_key(game_id: int, user_id: int) -> str:
 
 def mark_present(game_id: int, user_id: int) -> None:
     cache.set(_presence_key(game_id, user_id), True, PRESENCE_SECONDS)
-
-
-def mark_absent(game_id: int, user_id: int) -> None:
-    cache.delete(_presence_key(game_id, user_id))
 
 
 def is_present(game_id: int, user_id: int) -> bool:
@@ -89,6 +111,14 @@ def email_decision(note: Notification) -> str:
         return "skip"
     if note.kind == Notification.Kind.REMINDER and not user.email_reminders:
         return "skip"
+    if note.read_at is not None:
+        return "skip"  # seen in the app already
+    if (
+        note.game_id is not None
+        and note.wait_seq is not None
+        and not _wait_is_current(note.game_id, note.wait_seq)
+    ):
+        return "skip"  # the wait it was about is over: the email would only mislead
     if user.email_preference == EmailPreference.DIGEST:
         return "digest"
     if note.game_id is not None:

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import logging
-from datetime import timedelta
+import zoneinfo
+from datetime import datetime, timedelta
 
 from celery import shared_task
 from django.conf import settings
@@ -19,10 +20,24 @@ from accounts.models import Notification, User
 
 log = logging.getLogger(__name__)
 
+DIGEST_HOUR = 7  # in each player's own time zone
+
+
+def local_time(user: User, now: datetime) -> datetime:
+    try:
+        zone = zoneinfo.ZoneInfo(user.time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        zone = zoneinfo.ZoneInfo("UTC")
+    return now.astimezone(zone)
+
 
 def queue_notification_email(notification_id: int) -> None:
+    """After a short delay (the missed-message pattern): a notice read in the meantime, or
+    whose wait is over by then, is not emailed."""
     try:
-        send_notification_email.delay(notification_id)
+        send_notification_email.apply_async(
+            (notification_id,), countdown=settings.NOTIFICATION_EMAIL_DELAY
+        )
     except Exception:  # the broker being down costs an email, never a move
         log.warning("could not queue the email for notification %s", notification_id)
 
@@ -57,7 +72,7 @@ def _send(user: User, subject: str, template: str, context: dict) -> None:
     message.send()
 
 
-@shared_task(acks_late=True, ignore_result=True)
+@shared_task(acks_late=True, ignore_result=True, soft_time_limit=50, time_limit=60)
 def send_notification_email(notification_id: int) -> str:
     with transaction.atomic():
         note = (
@@ -81,12 +96,16 @@ def send_notification_email(notification_id: int) -> str:
     return decision
 
 
-@shared_task(acks_late=True, ignore_result=True)
-def send_daily_digests() -> int:
-    """One email per player with everything queued for the digest; each note goes out once."""
+@shared_task(acks_late=True, ignore_result=True, soft_time_limit=540, time_limit=600)
+def send_daily_digests(now: datetime | None = None) -> int:
+    """Hourly: one email to each player for whom it is about 07:00, with everything queued
+    for their digest; each note goes out once."""
+    now = now or timezone.now()
     sent = 0
     users = User.objects.filter(notifications__email=Notification.Email.DIGEST).distinct()
     for user in users:
+        if local_time(user, now).hour != DIGEST_HOUR:
+            continue
         with transaction.atomic():
             notes = list(
                 Notification.objects.select_for_update()

@@ -15,13 +15,13 @@ def group_name(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def notify_game_changed(game_id: int, version: int) -> None:
+def notify_game_changed(game_id: int, revision: int) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     try:
         async_to_sync(layer.group_send)(
-            group_name(game_id), {"type": "game.changed", "version": version}
+            group_name(game_id), {"type": "game.changed", "revision": revision}
         )
     except Exception:  # a lost ping costs a refresh, never a move
         log.exception("broadcast failed for game %s", game_id)

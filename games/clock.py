@@ -1,7 +1,9 @@
-"""Deadline policy: how long a turn or a reaction window may take at a table's pace.
+"""Deadline policy: how long a wait may last at a table's pace.
 
-A turn of a player on vacation waits until they are back, plus the usual time per move.
-Windows are not extended: they are short, and everybody else is waiting on them.
+A deadline belongs to its wait: it is set when the wait opens and only a vacation (of the
+seat on turn) or a moderator moves it. Answers inside a window and other players' moves do
+not. A turn of a player on vacation waits until they are back, plus the usual time per move;
+windows are not extended: they are short, and everybody else is waiting on them.
 """
 
 from __future__ import annotations
@@ -10,24 +12,25 @@ from collections.abc import Sequence
 from datetime import datetime, timedelta
 from typing import Any
 
-from django.utils import timezone
-
 from games.engines.core import Waiting
 from games.models import Game
 
 
-def next_deadline(
-    game: Game, waiting: Waiting, now: datetime | None = None, seats: Sequence[Any] | None = None
+def wait_span(game: Game, kind: str) -> int:
+    """Seconds a wait of this kind may last at the table's pace."""
+    return game.window_seconds if kind == "window" else game.move_seconds
+
+
+def deadline_for(
+    game: Game, waiting: Waiting, opened_at: datetime, seats: Sequence[Any], now: datetime
 ) -> datetime | None:
     if waiting.kind == "none":
         return None
-    now = now or timezone.now()
-    if waiting.kind == "window":
-        return now + timedelta(seconds=game.window_seconds)
-    start = now
-    for seat in seats if seats is not None else game.seats.select_related("user"):
-        if seat.index == waiting.seats[0] and not seat.is_bot and seat.user is not None:
-            away = seat.user.away_until
-            if away and away > now:
-                start = away
-    return start + timedelta(seconds=game.move_seconds)
+    start = opened_at
+    if waiting.kind == "turn":
+        for seat in seats:
+            if seat.index == waiting.seats[0] and not seat.is_bot and seat.user is not None:
+                away = seat.user.away_until
+                if away and away > now:
+                    start = max(start, away)
+    return start + timedelta(seconds=wait_span(game, waiting.kind))

@@ -13,7 +13,7 @@ from typing import Any
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
-from accounts.notifications import mark_absent, mark_present
+from accounts.notifications import mark_present
 from games import selectors, services
 from games.broadcast import group_name
 from games.errors import GameError, StaleVersion
@@ -43,38 +43,59 @@ def _act(game_id: int, user: Any, content: dict[str, Any]) -> dict[str, Any]:
     return {"type": "ok"}
 
 
+def _revision(game_id: int) -> int | None:
+    return Game.objects.filter(pk=game_id).values_list("revision", flat=True).first()
+
+
 class GameConsumer(AsyncJsonWebsocketConsumer):
+    """Presence is by heartbeat: the page sends ``{"type": "heartbeat"}`` every
+    HEARTBEAT_SECONDS and the answer carries the game's revision, so a client that missed a
+    ping notices within one beat. Closing the socket does not clear presence (a reload closes
+    one socket and opens another); it lapses PRESENCE_SECONDS after the last beat."""
+
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
+        self.group = group_name(self.game_id)
+        # Join first, then read: a change committed in between is still announced to us.
+        await self.channel_layer.group_add(self.group, self.channel_name)
         payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
         if payload is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=4404)
             return
-        self.group = group_name(self.game_id)
-        await self.channel_layer.group_add(self.group, self.channel_name)
         await self.accept()
         await self._present()
-        await self.send_json({"type": "state", "version": payload["version"], "game": payload})
+        await self._send_state(payload)
 
     async def _present(self) -> None:
-        # An open table means no email about it (refreshed with every change it shows).
         if self.user is not None and self.user.is_authenticated:
             await database_sync_to_async(mark_present)(self.game_id, self.user.pk)
 
+    async def _send_state(self, payload: dict[str, Any]) -> None:
+        await self.send_json(
+            {
+                "type": "state",
+                "version": payload["version"],
+                "revision": payload["revision"],
+                "game": payload,
+            }
+        )
+
     async def disconnect(self, code: int) -> None:
-        if hasattr(self, "group"):
-            await self.channel_layer.group_discard(self.group, self.channel_name)
-            if self.user is not None and self.user.is_authenticated:
-                await database_sync_to_async(mark_absent)(self.game_id, self.user.pk)
+        await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def game_changed(self, message: dict[str, Any]) -> None:
         payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
         if payload is None:
             await self.close(code=4404)
             return
+        await self._send_state(payload)
+
+    async def _heartbeat(self) -> None:
         await self._present()
-        await self.send_json({"type": "state", "version": payload["version"], "game": payload})
+        revision = await database_sync_to_async(_revision)(self.game_id)
+        await self.send_json({"type": "heartbeat", "revision": revision})
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
@@ -93,6 +114,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.send_json(
                 {"type": "error", "error": "Send a JSON object.", "code": "malformed"}
             )
+            return
+        if content.get("type") == "heartbeat":
+            await self._heartbeat()
             return
         reply = await database_sync_to_async(_act)(self.game_id, self.user, content)
         await self.send_json(reply)

@@ -56,8 +56,21 @@ class Game(models.Model):
     # The seed is the deck: it never leaves the server before the game ends.
     seed = models.BigIntegerField()
     state = models.JSONField(null=True, blank=True)
+    # ``version`` counts engine actions (the event log's seq, the API's concurrency token);
+    # ``revision`` steps on every change a page must show (moves, start, join, abort, ...).
     version = models.PositiveIntegerField(default=0)
+    revision = models.PositiveIntegerField(default=0)
+    # The current wait: what the game waits on, since when, until when. ``wait_seq`` numbers
+    # the waits of a game; deadlines, notices, reminders and nudges belong to one wait.
+    wait_seq = models.PositiveIntegerField(default=0)
+    wait_kind = models.CharField(max_length=10, blank=True)  # "turn", "window", "bots" or ""
+    wait_window = models.CharField(max_length=30, blank=True)
+    wait_seat = models.SmallIntegerField(null=True, blank=True)  # the seat on turn
+    wait_opened_at = models.DateTimeField(null=True, blank=True)
     deadline_at = models.DateTimeField(null=True, blank=True)
+    # The sweeper's bookkeeping for a deadline that failed: retried with backoff, shown to staff.
+    sweep_failures = models.PositiveSmallIntegerField(default=0)
+    sweep_after = models.DateTimeField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
@@ -88,6 +101,9 @@ class Game(models.Model):
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
 
 
+RECLAIMABLE = ("timeouts", "absent")
+
+
 class Seat(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
     index = models.PositiveSmallIntegerField()
@@ -99,15 +115,16 @@ class Seat(models.Model):
         related_name="seats",
     )
     is_bot = models.BooleanField(default=False)
-    bot_reason = models.CharField(
-        max_length=20, blank=True
-    )  # "filled", "timeouts", "admin", "banned"
+    # "filled", "timeouts", "absent" (may be taken back by the player), "admin", "banned"
+    bot_reason = models.CharField(max_length=20, blank=True)
     joined_at = models.DateTimeField(default=timezone.now)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
     last_seen_version = models.PositiveIntegerField(default=0)
-    # Once per wait: the version a reminder / a nudge was last sent for.
-    reminded_for_version = models.PositiveIntegerField(null=True, blank=True)
-    nudged_for_version = models.PositiveIntegerField(null=True, blank=True)
+    # Once per wait: the wait a reminder / a nudge was last sent for (Game.wait_seq).
+    reminded_for_wait = models.PositiveIntegerField(null=True, blank=True)
+    nudged_for_wait = models.PositiveIntegerField(null=True, blank=True)
+    # Live tables start when every seated human is ready (or the creator starts anyway).
+    ready_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["index"]
@@ -121,6 +138,11 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         return f"game {self.game_id} seat {self.index}"
+
+    @property
+    def reclaimable(self) -> bool:
+        """The player may take the seat back: the bot took it for missed turns or absence."""
+        return self.is_bot and self.user_id is not None and self.bot_reason in RECLAIMABLE
 
     @property
     def name(self) -> str:

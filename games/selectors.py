@@ -54,6 +54,7 @@ def game_payload(game: Game, user: Any) -> dict[str, Any]:
         "game": game.engine,
         "status": game.status,
         "version": game.version,
+        "revision": game.revision,
         "seat": seat,
         "players": seat_names(game),
         "view": None,
@@ -130,15 +131,19 @@ def waiting_on(game: Game, seat: int | None) -> bool:
     )
 
 
+def wait_is_current(game_id: int, wait_seq: int) -> bool:
+    """Whether a notice about this wait still stands (for the delayed email)."""
+    return Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, wait_seq=wait_seq).exists()
+
+
 def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
     """The human whose turn it is, if the viewer is another player (turns only: in a secret
     window, who has not answered is not to be shown)."""
     if viewer_seat is None or game.status != Game.Status.ACTIVE or game.state is None:
         return None
-    waiting = registry.get(game.engine).waiting_for(game.state)
-    if waiting.kind != "turn" or waiting.seats[0] == viewer_seat:
+    if game.wait_kind != "turn" or game.wait_seat is None or game.wait_seat == viewer_seat:
         return None
-    seat = next((s for s in game.seats.all() if s.index == waiting.seats[0]), None)
-    if seat is None or seat.is_bot or seat.user is None or seat.nudged_for_version == game.version:
+    seat = next((s for s in game.seats.all() if s.index == game.wait_seat), None)
+    if seat is None or seat.is_bot or seat.user is None or seat.nudged_for_wait == game.wait_seq:
         return None
     return seat

@@ -101,6 +101,8 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     payload = selectors.game_payload(game, request.user)
     seat = payload["seat"]
     notifications.mark_read_for_game(request.user, game.pk)  # seen: the bell need not say it again
+    if seat is not None:
+        notifications.mark_present(game.pk, request.user.pk)  # the socket's heartbeat keeps it
     groups = presenters.action_groups(
         payload["legal_actions"], payload["view"] or {}, payload["players"]
     )

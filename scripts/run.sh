@@ -19,7 +19,7 @@ fi
 pids=()
 cleanup() { kill "${pids[@]}" 2>/dev/null || true; wait 2>/dev/null || true; }
 trap cleanup EXIT INT TERM
-.venv/bin/celery -A config worker --beat --pool=solo --loglevel=WARNING \
+.venv/bin/celery -A config worker --beat --pool=solo -Q deadlines,email --loglevel=WARNING \
   --schedule var/celerybeat-schedule >var/celery.log 2>&1 &
 pids+=($!)
 echo "Fibbers is running at http://$HOST:$PORT/  (Celery log: var/celery.log; Ctrl-C stops everything)"

@@ -57,6 +57,7 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
+    "accounts.middleware.UserTimeZoneMiddleware",
     "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -143,17 +144,35 @@ CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # Deadlines live in the database; the beat sweeper is what enforces them.
+# Deadlines and emails on separate queues: a slow mail server never delays a deadline. Every
+# worker command (scripts/run.sh, the test worker) consumes both.
+CELERY_TASK_DEFAULT_QUEUE = "deadlines"
+CELERY_TASK_ROUTES = {
+    "accounts.tasks.*": {"queue": "email"},
+    "games.tasks.*": {"queue": "deadlines"},
+}
+_SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "10"))
+# Beat entries expire: a sweep that could not run in time is dropped, the next one comes.
 CELERY_BEAT_SCHEDULE = {
     "sweep-expired-deadlines": {
         "task": "games.tasks.sweep_expired_deadlines",
-        "schedule": timedelta(seconds=float(os.environ.get("SWEEP_SECONDS", "10"))),
+        "schedule": timedelta(seconds=_SWEEP_SECONDS),
+        "options": {"expires": max(5.0, _SWEEP_SECONDS * 3)},
     },
-    "send-reminders": {"task": "games.tasks.send_reminders", "schedule": timedelta(minutes=1)},
+    "send-reminders": {
+        "task": "games.tasks.send_reminders",
+        "schedule": timedelta(minutes=1),
+        "options": {"expires": 120},
+    },
+    # hourly: each player's digest goes out at about 07:00 in their own time zone
     "send-daily-digests": {
         "task": "accounts.tasks.send_daily_digests",
-        "schedule": crontab(hour=7, minute=0),
+        "schedule": crontab(minute=0),
+        "options": {"expires": 1800},
     },
 }
+# A turn's email waits this long: read in the meantime, or its wait over, it is not sent.
+NOTIFICATION_EMAIL_DELAY = float(os.environ.get("NOTIFICATION_EMAIL_DELAY", "60"))
 
 # --- Accounts (django-allauth) ----------------------------------------------------------
 AUTHENTICATION_BACKENDS = [
@@ -193,6 +212,7 @@ EMAIL_PORT = int(os.environ.get("EMAIL_PORT", "25"))
 EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
 EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
 EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS")
+EMAIL_TIMEOUT = 20  # seconds: a hanging SMTP server must not hold a worker
 DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "Fibbers <noreply@fibbers.localhost>")
 SERVER_EMAIL = DEFAULT_FROM_EMAIL
 SITE_URL = os.environ.get("SITE_URL", "http://127.0.0.1:8000")

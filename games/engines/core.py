@@ -94,16 +94,20 @@ class Waiting:
     by all answering or by the system's timeout) or ``"none"`` (game over).
     ``seats`` are the seats that still owe an answer: platform-internal, because in some
     windows who has answered is secret. ``shown`` is what everybody may be told.
+    ``step`` (optional) tells turns of the same seat apart: when the seat on turn stays the
+    same but ``step`` changes, a new turn has begun (a new wait, with its own deadline).
+    Moves that keep the seat and the step (a cheat, a peek) continue the same turn.
     """
 
     kind: str
     seats: tuple[int, ...] = ()
     window: str | None = None
     shown: tuple[int, ...] = ()
+    step: Any = None
 
     @classmethod
-    def turn(cls, seat: int) -> Waiting:
-        return cls("turn", (seat,), None, (seat,))
+    def turn(cls, seat: int, step: Any = None) -> Waiting:
+        return cls("turn", (seat,), None, (seat,), step)
 
     @classmethod
     def open_window(

@@ -1,4 +1,7 @@
-"""The only code that changes a game. Views, the API, consumers, tasks and the admin call these."""
+"""The only code that changes a game. Views, the API, consumers, tasks and the admin call these.
+
+Every change of a game goes through ``games.services.change.GameChange``.
+"""
 
 from games.services.moderation import (
     force_deadline,
@@ -8,7 +11,9 @@ from games.services.moderation import (
     seat_to_bot,
     seats_to_bot_for_banned,
 )
-from games.services.play import ActResult, act, apply_deadline, expired_game_ids
+from games.services.notify import send_due_reminders
+from games.services.play import ActResult, act, apply_deadline, seat_reclaim
+from games.services.sweep import sweep_due
 from games.services.tables import (
     game_cancel,
     game_create,
@@ -17,13 +22,13 @@ from games.services.tables import (
     game_start,
     invitation_decline,
     may_join,
+    seat_ready,
 )
 
 __all__ = [
     "ActResult",
     "act",
     "apply_deadline",
-    "expired_game_ids",
     "force_deadline",
     "game_abort",
     "game_cancel",
@@ -35,6 +40,10 @@ __all__ = [
     "may_join",
     "report_create",
     "report_resolve",
+    "seat_ready",
+    "seat_reclaim",
     "seat_to_bot",
     "seats_to_bot_for_banned",
+    "send_due_reminders",
+    "sweep_due",
 ]

@@ -20,11 +20,11 @@ from django.utils.translation import gettext_lazy as N_
 
 from accounts.models import ModerationLog, Notification, User
 from accounts.notifications import notify
-from games import broadcast
 from games.engines import registry
-from games.errors import GameError, NotActive
+from games.errors import GameError, GameNotFound, NotActive
 from games.models import Game, Invitation, Report, Seat
-from games.services.play import _store, apply_deadline, lock_game, settle_bots
+from games.services.change import GameChange
+from games.services.play import apply_deadline
 
 OPEN_STATUSES = (Game.Status.LOBBY, Game.Status.ACTIVE)
 
@@ -53,11 +53,6 @@ def _log(actor: Any, action: str, reason: str, game_id: int | None = None, targe
     )
 
 
-def _ping(game: Game) -> None:
-    game_id, version = game.pk, game.version
-    transaction.on_commit(lambda: broadcast.notify_game_changed(game_id, version))
-
-
 def _tell(user: User, kind: str, text: Any, game: Game) -> None:
     """An in-app notice in the player's language: names the table, never a card."""
     with translation.override(user.language or settings.LANGUAGE_CODE):
@@ -65,75 +60,63 @@ def _tell(user: User, kind: str, text: Any, game: Game) -> None:
     notify(user, kind, message, reverse("games:table", args=[game.pk]), game.pk)
 
 
-@transaction.atomic
 def game_abort(actor: User, game_id: int, reason: str) -> Game:
     """Stops a table for good: lobby or active -> aborted. State, seats and the log stay as they are."""
     reason = _reason(reason)
-    game = lock_game(game_id)
-    if game.status not in OPEN_STATUSES:
-        raise NotActive(
-            _("Game #%(id)s is already %(status)s.")
-            % {"id": game.pk, "status": game.get_status_display()}
+    with GameChange(game_id) as change:
+        game = change.game
+        if game.status not in OPEN_STATUSES:
+            raise NotActive(
+                _("Game #%(id)s is already %(status)s.")
+                % {"id": game.pk, "status": game.get_status_display()}
+            )
+        game.status = Game.Status.ABORTED
+        game.finished_at = change.now
+        change.touch()
+        game.invitations.filter(status=Invitation.Status.PENDING).update(
+            status=Invitation.Status.CANCELLED, answered_at=game.finished_at
         )
-    game.status = Game.Status.ABORTED
-    game.deadline_at = None
-    game.finished_at = timezone.now()
-    Game.objects.filter(pk=game.pk, version=game.version).update(
-        status=game.status, deadline_at=None, finished_at=game.finished_at
-    )
-    game.invitations.filter(status=Invitation.Status.PENDING).update(
-        status=Invitation.Status.CANCELLED, answered_at=game.finished_at
-    )
-    _log(actor, ModerationAction.GAME_ABORT, reason, game_id=game.pk)
-    _ping(game)
-    for seat in game.seats.select_related("user").filter(user__is_active=True):
-        text = N_("A moderator stopped %(game)s #%(id)s. It ends without a result.")
-        _tell(seat.user, Notification.Kind.GAME_FINISHED, text, game)
+        _log(actor, ModerationAction.GAME_ABORT, reason, game_id=game.pk)
+        for seat in (s for s in change.seats if s.user is not None and s.user.is_active):
+            text = N_("A moderator stopped %(game)s #%(id)s. It ends without a result.")
+            _tell(seat.user, Notification.Kind.GAME_FINISHED, text, game)
     return game
 
 
-def _hand_to_bot(game: Game, seat: Seat, bot_reason: str) -> None:
-    """Marks the seat as the bot's and, if the game now waits on bots, lets them play."""
+def _hand_to_bot(change: GameChange, seat: Seat, bot_reason: str) -> None:
+    """Marks the seat as the bot's and, if the game now waits on bots, lets them play (a game
+    with no human left goes on in chunks: see GameChange.settle_bots)."""
     Seat.objects.filter(pk=seat.pk).update(is_bot=True, bot_reason=bot_reason)
     seat.is_bot, seat.bot_reason = True, bot_reason
-    if game.status != Game.Status.ACTIVE or game.state is None:
-        _ping(game)
-        return
-    engine = registry.get(game.engine)
-    locked_version = game.version
-    state = settle_bots(game, engine, game.state)
-    if game.version != locked_version:
-        # Bots moved: store the new state, version and deadline (compare-and-swap, pings).
-        _store(game, engine, state, locked_version)
-    else:
-        # Nothing was owed by the new bot: the deadline and version stay; the seat list changed.
-        _ping(game)
+    change.touch()
+    if change.game.status == Game.Status.ACTIVE and change.state is not None:
+        change.settle_bots()
 
 
-@transaction.atomic
 def seat_to_bot(actor: User, game_id: int, seat_index: int, reason: str) -> Seat:
     """Hands one human seat to the bot for the rest of the game (bot_reason "admin")."""
     reason = _reason(reason)
-    game = lock_game(game_id)
-    if game.status not in OPEN_STATUSES:
-        raise NotActive(_("Game #%(id)s is over.") % {"id": game.pk})
-    seat = Seat.objects.select_related("user").filter(game=game, index=seat_index).first()
-    if seat is None:
-        raise GameError(
-            _("Game #%(id)s has no seat %(seat)s.") % {"id": game.pk, "seat": seat_index},
-            "no_such_seat",
-        )
-    if seat.is_bot:
-        raise GameError(
-            _("Seat %(seat)s of game #%(id)s is already played by the bot.")
-            % {"seat": seat_index, "id": game.pk},
-            "already_bot",
-        )
-    _hand_to_bot(game, seat, "admin")
-    _log(actor, ModerationAction.SEAT_TO_BOT, reason, game_id=game.pk, target=seat.user)
-    if seat.user is not None and seat.user.is_active:
-        text = N_("A moderator handed your seat at %(game)s #%(id)s to the bot.")
-        _tell(seat.user, Notification.Kind.SEAT_TO_BOT, text, game)
+    with GameChange(game_id) as change:
+        game = change.game
+        if game.status not in OPEN_STATUSES:
+            raise NotActive(_("Game #%(id)s is over.") % {"id": game.pk})
+        seat = next((s for s in change.seats if s.index == seat_index), None)
+        if seat is None:
+            raise GameError(
+                _("Game #%(id)s has no seat %(seat)s.") % {"id": game.pk, "seat": seat_index},
+                "no_such_seat",
+            )
+        if seat.is_bot:
+            raise GameError(
+                _("Seat %(seat)s of game #%(id)s is already played by the bot.")
+                % {"seat": seat_index, "id": game.pk},
+                "already_bot",
+            )
+        _hand_to_bot(change, seat, "admin")
+        _log(actor, ModerationAction.SEAT_TO_BOT, reason, game_id=game.pk, target=seat.user)
+        if seat.user is not None and seat.user.is_active:
+            text = N_("A moderator handed your seat at %(game)s #%(id)s to the bot.")
+            _tell(seat.user, Notification.Kind.SEAT_TO_BOT, text, game)
     return seat
 
 
@@ -141,17 +124,16 @@ def seat_to_bot(actor: User, game_id: int, seat_index: int, reason: str) -> Seat
 def force_deadline(actor: User, game_id: int, reason: str) -> Game:
     """Makes the current wait time out now, exactly as if its deadline had passed."""
     reason = _reason(reason)
-    game = lock_game(game_id)
-    if game.status != Game.Status.ACTIVE or game.state is None:
-        raise NotActive(_("Game #%(id)s is not in play.") % {"id": game.pk})
-    waiting = registry.get(game.engine).waiting_for(game.state)
-    target = None
-    if waiting.kind == "turn":
-        seat = Seat.objects.select_related("user").filter(game=game, index=waiting.seats[0]).first()
-        target = seat.user if seat else None
-    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())
-    # The same path as the sweeper: the row lock we hold is re-entered, the version checked.
-    if not apply_deadline(game.pk, game.version):
+    with GameChange(game_id) as change:
+        game = change.game
+        if game.status != Game.Status.ACTIVE or game.state is None:
+            raise NotActive(_("Game #%(id)s is not in play.") % {"id": game.pk})
+        target = None
+        if change.waiting is not None and change.waiting.kind == "turn":
+            target = change.seat(change.waiting.seats[0]).user
+        change.set_deadline(change.now)
+    # The same path as the sweeper, for the wait that was current.
+    if not apply_deadline(game.pk, game.wait_seq):
         raise GameError(_("Game #%(id)s has nothing to time out.") % {"id": game.pk}, "no_wait")
     _log(actor, ModerationAction.FORCE_DEADLINE, reason, game_id=game.pk, target=target)
     return Game.objects.get(pk=game.pk)
@@ -170,19 +152,19 @@ def seats_to_bot_for_banned(actor: User, user: User) -> list[Seat]:
         .values_list("game_id", flat=True)
     )
     for game_id in list(game_ids):
-        game = lock_game(game_id)  # one game at a time, in id order: no lock cycles
-        seat = Seat.objects.filter(game=game, user=user, is_bot=False).first()
-        if seat is None or game.status not in OPEN_STATUSES:
-            continue  # it moved on while we waited for the lock
-        _hand_to_bot(game, seat, "banned")
-        _log(
-            actor,
-            ModerationAction.BANNED_SEAT_TO_BOT,
-            user.ban_reason,
-            game_id=game.pk,
-            target=user,
-        )
-        handed.append(seat)
+        with GameChange(game_id) as change:  # one game at a time, in id order: no lock cycles
+            seat = next((s for s in change.seats if s.user_id == user.pk and not s.is_bot), None)
+            if seat is None or change.game.status not in OPEN_STATUSES:
+                continue  # it moved on while we waited for the lock
+            _hand_to_bot(change, seat, "banned")
+            _log(
+                actor,
+                ModerationAction.BANNED_SEAT_TO_BOT,
+                user.ban_reason,
+                game_id=game_id,
+                target=user,
+            )
+            handed.append(seat)
     return handed
 
 
@@ -210,7 +192,10 @@ def report_create(
     reporter: User, game_id: int, reported: Any, reason: str, text: str = ""
 ) -> Report:
     """A player reports another player from the same table."""
-    game = lock_game(game_id)  # serialises reports on one table: one open report per pair
+    # serialises reports on one table (one open report per pair); no revision: nothing shown
+    game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
+    if game is None:
+        raise GameNotFound()
     if not Seat.objects.filter(game=game, user=reporter).exists():
         raise GameError(
             _("You can only report players at a table where you have a seat."), "not_seated"

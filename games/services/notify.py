@@ -12,6 +12,7 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -20,10 +21,16 @@ from django.utils.translation import gettext_lazy as N_
 from accounts.models import Notification, User
 from accounts.notifications import notify
 from games.engines import registry
-from games.engines.core import Engine, State
+from games.engines.core import Engine, State, Waiting
 from games.errors import GameError, NotActive, NotAllowed
-from games.models import Event, Game, Seat
+from games.models import Game, Seat
 
+WAIT_KINDS = (
+    Notification.Kind.YOUR_TURN,
+    Notification.Kind.WINDOW,
+    Notification.Kind.REMINDER,
+    Notification.Kind.NUDGE,
+)
 REMINDER_AT = 0.8  # of the allowed time, as lichess does
 MIN_REMINDER_SECONDS = 600  # no reminders for live-speed waits
 
@@ -41,55 +48,58 @@ def _humans(seats: list[Seat]) -> dict[int, Seat]:
     return {s.index: s for s in seats if not s.is_bot and s.user_id}
 
 
-def after_change(
+def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
+    """Everyone who sat down hears the result, including players whose seat the bot took."""
+    result = game.result or {}
+    names = [s.name for s in seats]
+    winners = ", ".join(names[i] for i in result.get("winners", [])) or "—"
+    for seat in (s for s in seats if s.user_id):
+        won = seat.index in result.get("winners", [])
+        text = (
+            N_("You won at %(game)s #%(id)s!")
+            if won
+            else N_("%(game)s #%(id)s is over: %(winners)s won.")
+        )
+        notify(
+            seat.user,
+            Notification.Kind.GAME_FINISHED,
+            _say(seat.user, text, game=engine.name, id=game.pk, winners=winners),
+            _table(game),
+            game.pk,
+        )
+
+
+def wait_opened(
     game: Game,
     engine: Engine,
-    before: State | None,
-    after: State,
+    state: State,
+    waiting: Waiting,
     seats: list[Seat],
-    changes: list[tuple[int | None, str]],
+    movers: set[int],
 ) -> None:
-    """Called inside the writing transaction, after the new state is stored. ``changes`` are
-    the (seat, reason) of the events this change appended."""
+    """One notice per asked seat when a wait opens, never again inside it: answers to a
+    window change nothing anyone else receives. A player who moved in this very change is
+    looking at the table and is not told."""
     humans = _humans(seats)
-    name = engine.name
-    result = engine.result(after)
-    if result is not None:
-        names = [s.name for s in seats]
-        winners = ", ".join(names[i] for i in result.get("winners", [])) or "—"
-        # Everyone who sat down hears the result, including players whose seat the bot took over.
-        for seat in (s for s in seats if s.user_id):
-            won = seat.index in result.get("winners", [])
-            text = (
-                N_("You won at %(game)s #%(id)s!")
-                if won
-                else N_("%(game)s #%(id)s is over: %(winners)s won.")
-            )
-            notify(
-                seat.user,
-                Notification.Kind.GAME_FINISHED,
-                _say(seat.user, text, game=name, id=game.pk, winners=winners),
-                _table(game),
-                game.pk,
-            )
-        return
-    waited_before = set(engine.waiting_for(before).seats) if before is not None else set()
-    waiting = engine.waiting_for(after)
-    actors = {seat for seat, _reason in changes}
-    movers = {seat for seat, reason in changes if reason == Event.Reason.MOVE}
     for index in waiting.seats:
         seat = humans.get(index)
-        if seat is None or not engine.legal_actions(after, index):
-            continue
-        # A new wait, or the same seat again after someone else moved (its turn came back) —
-        # but not for a player who moved in this very change: they are looking at the table.
-        if index in movers or (index in waited_before and not actors - {index}):
+        if seat is None or index in movers or not engine.legal_actions(state, index):
             continue
         if waiting.kind == "window":
             kind, text = Notification.Kind.WINDOW, N_("Quick! %(game)s #%(id)s needs your answer.")
         else:
             kind, text = Notification.Kind.YOUR_TURN, N_("Your turn in %(game)s #%(id)s.")
-        notify(seat.user, kind, _say(seat.user, text, game=name, id=game.pk), _table(game), game.pk)
+        _notify_wait(seat.user, kind, _say(seat.user, text, game=engine.name, id=game.pk), game)
+
+
+def _notify_wait(user: User, kind: str, text: str, game: Game) -> None:
+    """A notice about the game's current wait: it replaces the player's older open notices
+    about that game's waits (the bell shows one), and its email is skipped once the wait is
+    over or the notice read."""
+    Notification.objects.filter(
+        user=user, game_id=game.pk, kind__in=WAIT_KINDS, read_at__isnull=True
+    ).update(read_at=timezone.now())
+    notify(user, kind, text, _table(game), game.pk, wait_seq=game.wait_seq)
 
 
 def seat_handed_to_bot(game: Game, seat: Seat) -> None:
@@ -126,76 +136,72 @@ def nudge(user: User, game_id: int) -> str:
     if game.status != Game.Status.ACTIVE:
         raise NotActive(_("This game is not in play."))
     engine = registry.get(game.engine)
-    waiting = engine.waiting_for(game.state)
-    if waiting.kind != "turn":
+    if game.wait_kind != "turn" or game.wait_seat is None:
         raise GameError(
             _("You can nudge a player whose turn it is, not during a window."), "not_a_turn"
         )
-    seat = game.seats.select_related("user").get(index=waiting.seats[0])
+    seat = game.seats.select_related("user").get(index=game.wait_seat)
     if seat.user_id == user.pk:
         raise GameError(_("It is your own turn."), "own_turn")
     if seat.is_bot or seat.user is None:
         raise GameError(_("The bot is already playing that seat."), "bot_seat")
-    if seat.nudged_for_version == game.version:
+    if seat.nudged_for_wait == game.wait_seq:
         raise GameError(
             _("%(name)s was already nudged this turn.") % {"name": seat.user.name}, "already_nudged"
         )
-    Seat.objects.filter(pk=seat.pk).update(nudged_for_version=game.version)
+    Seat.objects.filter(pk=seat.pk).update(nudged_for_wait=game.wait_seq)
     text = N_("%(name)s nudges you: it is your turn in %(game)s #%(id)s.")
-    notify(
+    _notify_wait(
         seat.user,
         Notification.Kind.NUDGE,
         _say(seat.user, text, name=user.name, game=engine.name, id=game.pk),
-        _table(game),
-        game.pk,
+        game,
     )
     return seat.user.name
 
 
 def send_due_reminders(now: Any = None) -> int:
-    """One reminder per wait at about 80% of the allowed time, for humans who have not acted."""
+    """One reminder per wait at about 80% of its time, for the humans it still waits on.
+    The wait is a column, so one query finds the due games; each seat is claimed once."""
     now = now or timezone.now()
     sent = 0
-    horizon = now + timedelta(seconds=(1 - REMINDER_AT) * 14 * 86400)
-    games = Game.objects.filter(
-        status=Game.Status.ACTIVE,
-        deadline_at__isnull=False,
-        deadline_at__lte=horizon,
-        move_seconds__gte=MIN_REMINDER_SECONDS,
+    due = (
+        Game.objects.filter(status=Game.Status.ACTIVE, wait_opened_at__isnull=False)
+        .filter(deadline_at__gt=now)
+        .filter(
+            Q(wait_kind="turn", move_seconds__gte=MIN_REMINDER_SECONDS)
+            | Q(wait_kind="window", window_seconds__gte=MIN_REMINDER_SECONDS)
+        )
     )
-    for game in games:
-        engine = registry.get(game.engine)
-        waiting = engine.waiting_for(game.state)
-        span = game.window_seconds if waiting.kind == "window" else game.move_seconds
-        if span < MIN_REMINDER_SECONDS or game.deadline_at - now > timedelta(
-            seconds=(1 - REMINDER_AT) * span
-        ):
+    for game in due.iterator():
+        span = game.window_seconds if game.wait_kind == "window" else game.move_seconds
+        if now < game.deadline_at - timedelta(seconds=(1 - REMINDER_AT) * span):
             continue
+        waiting = registry.get(game.engine).waiting_for(game.state)
         with transaction.atomic():
             for seat in game.seats.select_related("user").filter(
-                index__in=waiting.seats, is_bot=False
+                index__in=waiting.seats, is_bot=False, user__isnull=False
             ):
                 claimed = (
                     Seat.objects.filter(pk=seat.pk)
-                    .exclude(reminded_for_version=game.version)
-                    .update(reminded_for_version=game.version)
+                    .exclude(reminded_for_wait=game.wait_seq)
+                    .update(reminded_for_wait=game.wait_seq)
                 )
-                if not claimed or seat.user is None:
+                if not claimed:
                     continue  # reminded already (another sweeper got there first)
-                text = N_("Reminder: your move in %(game)s #%(id)s is due in %(left)s.")
                 left = max(1, int((game.deadline_at - now).total_seconds() // 60))
-                notify(
+                text = N_("Reminder: your move in %(game)s #%(id)s is due in %(left)s.")
+                _notify_wait(
                     seat.user,
                     Notification.Kind.REMINDER,
                     _say(
                         seat.user,
                         text,
-                        game=engine.name,
+                        game=registry.get(game.engine).name,
                         id=game.pk,
                         left=_say(seat.user, N_("%(m)d min"), m=left),
                     ),
-                    _table(game),
-                    game.pk,
+                    game,
                 )
                 sent += 1
     return sent

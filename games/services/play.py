@@ -1,9 +1,4 @@
-"""Playing: the one path every move takes — a human's, a bot's, or a deadline's.
-
-Each change locks the game row, checks the version the client saw, applies the engine,
-appends one Event per applied action, lets bots answer what they owe, stores the new state,
-version and deadline in the same transaction, and pings watchers after commit.
-"""
+"""Playing: a player's move, a deadline, a seat taken back. Each is one ``GameChange``."""
 
 from __future__ import annotations
 
@@ -11,24 +6,19 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from django.db import transaction
-from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from games import broadcast, clock
-from games.engines import registry
-from games.engines.core import TIMEOUT, Action, Engine, IllegalAction, State
-from games.errors import GameNotFound, IllegalMove, NotActive, NotAllowed, StaleVersion
+from games.engines.core import TIMEOUT, IllegalAction
+from games.errors import GameError, IllegalMove, NotActive, NotAllowed
 from games.models import Event, Game, Seat
 from games.services import notify
+from games.services.change import GameChange, same_wait
 
-MAX_BOT_STEPS = 1000
 HANDOVER_AFTER_TIMEOUTS = 3
 MAX_TURN_MOVES = 20
-FAST_PATH_SECONDS = 300
-# In a window humans still owe, each bot answers at each opportunity with this chance:
-# a human-like delay, so people can still win a race or a slap against bots.
-BOT_WINDOW_EAGERNESS = 0.5
+# A play-out with no human left that passes the engine's longest possible game (or this,
+# for an engine that does not say) is ended as abandoned rather than run for ever.
+DEFAULT_MAX_MOVES = 5000
 
 
 @dataclass
@@ -37,148 +27,12 @@ class ActResult:
     replayed: bool = False
 
 
-def lock_game(game_id: int) -> Game:
-    try:
-        # no_key: the lock does not block inserting events that reference the game.
-        game = Game.objects.select_for_update(no_key=True).get(pk=game_id)
-    except Game.DoesNotExist:
-        raise GameNotFound() from None
-    # What a change needs to know about itself; _record and _store rely on these, so every
-    # change starts here.
-    game.locked_state = game.state  # engines never mutate a state, so this stays "before"
-    game.recorded = []  # (seat, reason) of every event this change appends
-    return game
-
-
-def seats_of(game: Game) -> list[Seat]:
-    """The game's seats with their users, loaded once per change (the row lock covers them)."""
-    cached = getattr(game, "locked_seats", None)
-    if cached is None:
-        cached = list(Seat.objects.filter(game=game).select_related("user").order_by("index"))
-        game.locked_seats = cached
-    return cached
-
-
-def _record(
-    game: Game,
-    seat: int | None,
-    action: Action,
-    events: list,
-    reason: str,
-    actor: Any = None,
-    key: str = "",
-) -> None:
-    game.version += 1
-    game.recorded.append((seat, reason))
-    Event.objects.create(
-        game=game,
-        seq=game.version,
-        seat=seat,
-        action=action,
-        events=[e.to_dict() for e in events],
-        reason=reason,
-        actor=actor,
-        key=key,
-    )
-
-
-def _apply(
-    game: Game,
-    engine: Engine,
-    state: State,
-    seat: int | None,
-    action: Action,
-    reason: str,
-    actor: Any = None,
-    key: str = "",
-) -> State:
-    state, events = engine.apply(state, seat, action)
-    _record(game, seat, action, events, reason, actor, key)
-    return state
-
-
-def _bot_moves(
-    game: Game,
-    engine: Engine,
-    state: State,
-    bots: set[int],
-    rng: random.Random,
-    everyone: bool = False,
-) -> State:
-    """Applies the moves bots owe now. ``everyone``: every owing bot answers (at a deadline)."""
-    for _step in range(MAX_BOT_STEPS):
-        if engine.result(state) is not None:
-            return state
-        waiting = engine.waiting_for(state)
-        owed = [s for s in waiting.seats if s in bots]
-        if not owed:
-            return state
-        if waiting.kind == "window" and not everyone and any(s not in bots for s in waiting.seats):
-            owed = [s for s in owed if rng.random() < BOT_WINDOW_EAGERNESS]
-            if not owed:
-                return state
-            seat = rng.choice(owed)
-            state = _apply(
-                game, engine, state, seat, engine.bot_action(state, seat, rng), Event.Reason.BOT
-            )
-            continue
-        seat = rng.choice(owed)
-        state = _apply(
-            game, engine, state, seat, engine.bot_action(state, seat, rng), Event.Reason.BOT
-        )
-    raise RuntimeError(f"bots did not settle game {game.pk} within {MAX_BOT_STEPS} moves")
-
-
-def _bot_seats(game: Game) -> set[int]:
-    return {seat.index for seat in seats_of(game) if seat.is_bot}
-
-
-def _store(game: Game, engine: Engine, state: State, expected: int) -> None:
-    """Writes state, version, status and deadline; compare-and-swap on the version we locked."""
-    now = timezone.now()
-    result = engine.result(state)
-    game.state = state
-    if result is not None:
-        game.status = Game.Status.FINISHED
-        game.result = result
-        game.finished_at = now
-        game.deadline_at = None
-    else:
-        game.deadline_at = clock.next_deadline(game, engine.waiting_for(state), now, seats_of(game))
-    updated = Game.objects.filter(pk=game.pk, version=expected).update(
-        state=game.state,
-        version=game.version,
-        status=game.status,
-        result=game.result,
-        finished_at=game.finished_at,
-        deadline_at=game.deadline_at,
-    )
-    if updated != 1:
-        raise StaleVersion(game.version)
-    version = game.version
-    notify.after_change(game, engine, game.locked_state, state, seats_of(game), game.recorded)
-    transaction.on_commit(lambda: broadcast.notify_game_changed(game.pk, version))
-    from games import tasks  # late: tasks import services
-
-    if game.status == Game.Status.ACTIVE and game.deadline_at:
-        # Fast path for waits of minutes or less; the sweeper remains the source of truth
-        # (long countdowns are a trap with the Redis broker's visibility timeout).
-        seconds = max(0.0, (game.deadline_at - now).total_seconds())
-        if seconds <= FAST_PATH_SECONDS:
-            transaction.on_commit(lambda: tasks.schedule_deadline(game.pk, version, seconds))
-
-
-def settle_bots(game: Game, engine: Engine, state: State, everyone: bool = False) -> State:
-    return _bot_moves(game, engine, state, _bot_seats(game), random.Random(), everyone)
-
-
 def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = "") -> ActResult:
     """A player's move. Same idempotency key again: the first result, not a second move."""
     key = (key or "")[:64]
-    with transaction.atomic():
-        game = lock_game(game_id)
-        authenticated = user is not None and user.is_authenticated
-        seat = next((s for s in seats_of(game) if authenticated and s.user_id == user.pk), None)
+    with GameChange(game_id) as change:
+        game = change.game
+        seat = change.seat_of(user)
         if seat is None:
             raise NotAllowed(_("You are not playing at this table."))
         if key and Event.objects.filter(game=game, actor=user, key=key).exists():
@@ -191,76 +45,105 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             raise IllegalMove(
                 _("The move must say which version of the game it was made on."), "malformed"
             )
-        if expected_version != game.version:
-            raise StaleVersion(game.version)
-        engine = registry.get(game.engine)
-        locked_version = game.version
+        change.expect_version(expected_version)
+        before = change.state
         try:
-            state = _apply(
-                game, engine, game.state, seat.index, action, Event.Reason.MOVE, user, key
-            )
+            change.apply(seat.index, action, Event.Reason.MOVE, user, key)
         except IllegalAction as exc:
             raise IllegalMove(exc.message, exc.code) from None
-        if action not in engine.legal_actions(game.state, seat.index):
+        if action not in change.engine.legal_actions(before, seat.index):
             # The engine accepted a payload with extra or odd fields: only exact moves enter
-            # the log (the transaction rolls the recorded event back).
+            # the log (the change rolls the recorded event back).
             raise IllegalMove(_("That move is not possible now."), "not_legal")
-        state = settle_bots(game, engine, state)
-        _store(game, engine, state, locked_version)
-        Seat.objects.filter(pk=seat.pk).update(
-            last_seen_version=game.version, consecutive_timeouts=0
-        )
+        change.settle_bots()
+        if seat.consecutive_timeouts or seat.last_seen_version != game.version:
+            Seat.objects.filter(pk=seat.pk).update(
+                last_seen_version=game.version, consecutive_timeouts=0
+            )
     return ActResult(game)
 
 
-def apply_deadline(game_id: int, expected_version: int | None = None) -> bool:
-    """Applies an expired deadline once; False when there is nothing to do (moved on, not due)."""
-    with transaction.atomic():
-        game = lock_game(game_id)
-        now = timezone.now()
-        if game.status != Game.Status.ACTIVE or game.deadline_at is None or game.deadline_at > now:
+def apply_deadline(game_id: int, wait_seq: int | None = None) -> bool:
+    """Applies an expired deadline to the wait it was set for; False when there is nothing to
+    do (the wait moved on, or it is not due yet)."""
+    with GameChange(game_id) as change:
+        game = change.game
+        if game.status != Game.Status.ACTIVE or game.deadline_at is None:
             return False
-        if expected_version is not None and expected_version != game.version:
+        if game.deadline_at > change.now:
             return False
-        engine = registry.get(game.engine)
-        locked_version = game.version
-        state = settle_bots(game, engine, game.state, everyone=True)
-        waiting = engine.waiting_for(state)
-        if waiting.kind == "window":
-            state = _apply(game, engine, state, None, dict(TIMEOUT), Event.Reason.TIMEOUT)
-        elif waiting.kind == "turn":
-            index = waiting.seats[0]
-            seat = next(s for s in seats_of(game) if s.index == index)
-            rng = random.Random()
-            # The bot finishes the missed turn: a cheat or an accusation leaves the same seat on
-            # turn, which must not earn the absent player a fresh deadline.
-            for _move in range(MAX_TURN_MOVES):
-                state = _apply(
-                    game,
-                    engine,
-                    state,
-                    index,
-                    engine.bot_action(state, index, rng),
-                    Event.Reason.TIMEOUT,
-                )
-                after = engine.waiting_for(state)
-                if (
-                    engine.result(state) is not None
-                    or after.kind != "turn"
-                    or after.seats[0] != index
-                ):
-                    break
-            seat.consecutive_timeouts += 1
-            if seat.consecutive_timeouts >= HANDOVER_AFTER_TIMEOUTS and not seat.is_bot:
-                seat.is_bot = True
-                seat.bot_reason = "timeouts"
-                notify.seat_handed_to_bot(game, seat)
-            seat.save(update_fields=["consecutive_timeouts", "is_bot", "bot_reason"])
-        state = settle_bots(game, engine, state)
-        _store(game, engine, state, locked_version)
+        if wait_seq is not None and wait_seq != game.wait_seq:
+            return False
+        _time_out(change)
     return True
 
 
-def expired_game_ids(limit: int = 200) -> list[tuple[int, int]]:
-    rows = Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=timezone.now())
-    return list(rows.order_by("deadline_at").values_list("pk", "version")[:limit])
+def _time_out(change: GameChange) -> None:
+    waiting = change.waiting
+    assert waiting is not None
+    bots = change.bots()
+    if all(s in bots for s in waiting.seats):
+        _play_out(change)  # no human owes anything: the bots' play-out goes on
+        return
+    wait_seq = change.game.wait_seq
+    rng = random.Random()
+    change.settle_bots(everyone=True, rng=rng)  # the bots that owe an answer give it first
+    if change.game.wait_seq != wait_seq or change.over():
+        return  # the bots settled that wait: the next one has its own full time
+    if waiting.kind == "window":
+        change.apply(None, dict(TIMEOUT), Event.Reason.TIMEOUT)
+    elif waiting.kind == "turn":
+        index = waiting.seats[0]
+        # The bot finishes the missed turn: a cheat or an accusation leaves the same turn
+        # waiting, which must not earn the absent player a fresh deadline.
+        for _move in range(MAX_TURN_MOVES):
+            before = change.waiting
+            change.apply(
+                index, change.engine.bot_action(change.state, index, rng), Event.Reason.TIMEOUT
+            )
+            if change.over() or not same_wait(before, change.waiting):
+                break
+        _count_timeout(change, change.seat(index))
+    change.settle_bots(rng=rng)
+
+
+def _count_timeout(change: GameChange, seat: Seat) -> None:
+    seat.consecutive_timeouts += 1
+    if seat.consecutive_timeouts >= HANDOVER_AFTER_TIMEOUTS and not seat.is_bot:
+        seat.is_bot = True
+        seat.bot_reason = "timeouts"
+        notify.seat_handed_to_bot(change.game, seat)
+        change.touch()
+    seat.save(update_fields=["consecutive_timeouts", "is_bot", "bot_reason"])
+
+
+def _play_out(change: GameChange) -> None:
+    limit = _max_moves(change)
+    if change.game.version >= limit:
+        change.game.status = Game.Status.ABORTED
+        change.game.finished_at = change.now
+        change.game.result = {"abandoned": True, "reason": "no human left; move limit reached"}
+        change.touch()
+        return
+    change.settle_bots(everyone=True)
+
+
+def _max_moves(change: GameChange) -> int:
+    declared = getattr(change.engine, "max_moves", None)
+    return declared(change.game.seats_count) if callable(declared) else DEFAULT_MAX_MOVES
+
+
+def seat_reclaim(user: Any, game_id: int) -> Seat:
+    """A player takes back the seat the bot took for missed turns or absence; its moves stand."""
+    with GameChange(game_id) as change:
+        seat = change.seat_of(user)
+        if seat is None:
+            raise NotAllowed(_("You are not playing at this table."))
+        if change.game.status != Game.Status.ACTIVE:
+            raise NotActive(_("This game is not in play."))
+        if not seat.reclaimable:
+            raise GameError(_("This seat is not yours to take back."), "not_reclaimable")
+        seat.is_bot, seat.bot_reason, seat.consecutive_timeouts = False, "", 0
+        seat.save(update_fields=["is_bot", "bot_reason", "consecutive_timeouts"])
+        change.touch()
+    return seat

@@ -16,7 +16,7 @@ from games.engines.core import IllegalAction
 from games.errors import GameError, NotActive, NotAllowed
 from games.models import PACE_SECONDS, Game, Invitation, Pace, Seat
 from games.services import notify
-from games.services.play import _store, lock_game, settle_bots
+from games.services.change import GameChange
 
 MIN_MOVE_SECONDS = 15
 MAX_MOVE_SECONDS = 14 * 86400
@@ -137,23 +137,24 @@ def game_create(
     return game
 
 
-def _lobby(game_id: int) -> Game:
-    game = lock_game(game_id)
-    if game.status != Game.Status.LOBBY:
+def _lobby(change: GameChange) -> Game:
+    if change.game.status != Game.Status.LOBBY:
         raise NotActive(_("This table has already started or was cancelled."))
-    return game
+    return change.game
 
 
-@transaction.atomic
 def game_invite(creator: User, game_id: int, usernames: list[str]) -> list[Invitation]:
-    game = _lobby(game_id)
-    if game.created_by_id != creator.pk:
-        raise NotAllowed(_("Only the table's creator can invite."))
-    pending = game.invitations.filter(status=Invitation.Status.PENDING).count()
-    free = game.seats_count - game.seats.count()
-    if len(usernames) + pending > free:
-        raise GameError(_("More invitations than free seats."), "too_many_invitations")
-    return _invite(creator, game, usernames)
+    with GameChange(game_id) as change:
+        game = _lobby(change)
+        if game.created_by_id != creator.pk:
+            raise NotAllowed(_("Only the table's creator can invite."))
+        pending = game.invitations.filter(status=Invitation.Status.PENDING).count()
+        free = game.seats_count - len(change.seats)
+        if len(usernames) + pending > free:
+            raise GameError(_("More invitations than free seats."), "too_many_invitations")
+        made = _invite(creator, game, usernames)
+        change.touch()
+    return made
 
 
 def _seat(game: Game, user: User) -> Seat:
@@ -176,61 +177,97 @@ def may_join(game: Game, user: User) -> bool:
     )
 
 
-@transaction.atomic
 def game_join(user: User, game_id: int) -> Seat:
-    game = _lobby(game_id)
-    if not may_join(game, user):
-        raise NotAllowed(_("You need an invitation to join this table."))
-    seat = _seat(game, user)
-    game.invitations.filter(to_user=user).update(
-        status=Invitation.Status.ACCEPTED, answered_at=timezone.now()
-    )
+    with GameChange(game_id) as change:
+        game = _lobby(change)
+        if not may_join(game, user):
+            raise NotAllowed(_("You need an invitation to join this table."))
+        seat = _seat(game, user)
+        game.invitations.filter(to_user=user).update(
+            status=Invitation.Status.ACCEPTED, answered_at=timezone.now()
+        )
+        change.touch()
     return seat
 
 
-@transaction.atomic
 def invitation_decline(user: User, game_id: int) -> None:
-    game = _lobby(game_id)
-    updated = game.invitations.filter(to_user=user, status=Invitation.Status.PENDING).update(
-        status=Invitation.Status.DECLINED, answered_at=timezone.now()
-    )
-    if not updated:
-        raise GameError(_("You have no open invitation to this table."), "no_invitation")
+    with GameChange(game_id) as change:
+        game = _lobby(change)
+        updated = game.invitations.filter(to_user=user, status=Invitation.Status.PENDING).update(
+            status=Invitation.Status.DECLINED, answered_at=timezone.now()
+        )
+        if not updated:
+            raise GameError(_("You have no open invitation to this table."), "no_invitation")
+        change.touch()
 
 
-@transaction.atomic
-def game_start(user: User, game_id: int, fill_with_bots: bool = True) -> Game:
-    game = _lobby(game_id)
-    if game.created_by_id != user.pk:
-        raise NotAllowed(_("Only the table's creator can start the game."))
-    missing = game.seats_count - game.seats.count()
-    if missing and not fill_with_bots:
-        raise GameError(_("The table is not full yet."), "not_full")
-    while (index := _free_index(game)) is not None:
-        Seat.objects.create(game=game, index=index, is_bot=True, bot_reason="filled")
-    game.invitations.filter(status=Invitation.Status.PENDING).update(
-        status=Invitation.Status.CANCELLED, answered_at=timezone.now()
-    )
-    engine = registry.get(game.engine)
-    game.seed = secrets.randbits(62)
-    game.status = Game.Status.ACTIVE
-    game.started_at = timezone.now()
-    Game.objects.filter(pk=game.pk).update(
-        seed=game.seed, status=game.status, started_at=game.started_at
-    )
-    state = engine.setup(game.seats_count, game.options, game.seed)
-    locked_version = game.version
-    state = settle_bots(game, engine, state)
-    _store(game, engine, state, locked_version)
+def seat_ready(user: User, game_id: int, ready: bool = True) -> Seat:
+    """A seated player says they are at the table (Live tables start when all are)."""
+    with GameChange(game_id) as change:
+        _lobby(change)
+        seat = change.seat_of(user)
+        if seat is None:
+            raise NotAllowed(_("You are not playing at this table."))
+        seat.ready_at = change.now if ready else None
+        seat.save(update_fields=["ready_at"])
+        change.touch()
+    return seat
+
+
+def not_ready(game: Game, seats: list[Seat]) -> list[Seat]:
+    """At a Live table: the seated humans, creator aside, who have not pressed "ready"."""
+    if game.pace != Pace.LIVE:
+        return []
+    return [
+        s
+        for s in seats
+        if s.user_id and not s.is_bot and s.user_id != game.created_by_id and s.ready_at is None
+    ]
+
+
+def game_start(user: User, game_id: int, fill_with_bots: bool = True, anyway: bool = False) -> Game:
+    """Starts the table. At Live pace everyone seated must be ready; ``anyway`` starts without
+    the others, whose seats the bot plays until they take them back (bot_reason "absent")."""
+    with GameChange(game_id) as change:
+        game = _lobby(change)
+        if game.created_by_id != user.pk:
+            raise NotAllowed(_("Only the table's creator can start the game."))
+        missing = game.seats_count - len(change.seats)
+        if missing and not fill_with_bots:
+            raise GameError(_("The table is not full yet."), "not_full")
+        absent = not_ready(game, change.seats)
+        if absent and not anyway:
+            raise GameError(
+                _("Not everyone is ready: %(names)s. Wait for them, or start anyway.")
+                % {"names": ", ".join(s.name for s in absent)},
+                "not_ready",
+            )
+        for seat in absent:
+            seat.is_bot, seat.bot_reason = True, "absent"
+            seat.save(update_fields=["is_bot", "bot_reason"])
+        while (index := _free_index(game)) is not None:
+            change.seats.append(
+                Seat.objects.create(game=game, index=index, is_bot=True, bot_reason="filled")
+            )
+        game.invitations.filter(status=Invitation.Status.PENDING).update(
+            status=Invitation.Status.CANCELLED, answered_at=timezone.now()
+        )
+        game.seed = secrets.randbits(62)
+        game.status = Game.Status.ACTIVE
+        game.started_at = change.now
+        change.begin(change.engine.setup(game.seats_count, game.options, game.seed))
+        change.settle_bots()
     return game
 
 
-@transaction.atomic
 def game_cancel(user: User, game_id: int) -> None:
-    game = _lobby(game_id)
-    if game.created_by_id != user.pk:
-        raise NotAllowed(_("Only the table's creator can cancel it."))
-    game.invitations.filter(status=Invitation.Status.PENDING).update(
-        status=Invitation.Status.CANCELLED
-    )
-    Game.objects.filter(pk=game.pk).update(status=Game.Status.ABORTED, finished_at=timezone.now())
+    with GameChange(game_id) as change:
+        game = _lobby(change)
+        if game.created_by_id != user.pk:
+            raise NotAllowed(_("Only the table's creator can cancel it."))
+        game.invitations.filter(status=Invitation.Status.PENDING).update(
+            status=Invitation.Status.CANCELLED
+        )
+        game.status = Game.Status.ABORTED
+        game.finished_at = change.now
+        change.touch()

@@ -9,10 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games import clock
-from games.engines import registry
 from games.errors import GameError
 from games.models import Game, Seat
+from games.services.change import GameChange
 
 DAYS_PER_YEAR = 14
 
@@ -23,23 +22,22 @@ def days_left(user: User) -> int:
     return max(0, DAYS_PER_YEAR - used)
 
 
-def _refresh_deadlines(user: User) -> int:
-    """Recomputes the deadline of every active game that waits on this player's turn."""
+def _refresh_deadlines(user: User, back: bool = False) -> int:
+    """Recomputes the deadline of every active game that waits on this player's turn. Going
+    away pushes it past the vacation; coming back early restarts the turn's clock now."""
     changed = 0
-    ids = Seat.objects.filter(user=user, is_bot=False, game__status=Game.Status.ACTIVE).values(
-        "game_id"
-    )
-    for game in Game.objects.select_for_update(no_key=True).filter(pk__in=ids):
-        engine = registry.get(game.engine)
-        waiting = engine.waiting_for(game.state)
-        if (
-            waiting.kind != "turn"
-            or not game.seats.filter(user=user, index=waiting.seats[0]).exists()
-        ):
-            continue
-        deadline = clock.next_deadline(game, waiting, seats=list(game.seats.select_related("user")))
-        Game.objects.filter(pk=game.pk, version=game.version).update(deadline_at=deadline)
-        changed += 1
+    ids = Seat.objects.filter(user=user, is_bot=False, game__status=Game.Status.ACTIVE)
+    for game_id in ids.order_by("game_id").values_list("game_id", flat=True):
+        with GameChange(game_id) as change:
+            waiting = change.waiting
+            if waiting is None or waiting.kind != "turn":
+                continue
+            seat = change.seat(waiting.seats[0])
+            if seat.user_id != user.pk or seat.is_bot:
+                continue
+            seat.user = user  # the fresh away_until
+            change.set_deadline(change.deadline_of_current_wait(change.now if back else None))
+            changed += 1
     return changed
 
 
@@ -79,5 +77,5 @@ def vacation_end(user: User) -> User:
         user.vacation_days_used = max(0, user.vacation_days_used - unused)
     user.away_until = None
     user.save(update_fields=["away_until", "vacation_days_used"])
-    _refresh_deadlines(user)
+    _refresh_deadlines(user, back=True)
     return user

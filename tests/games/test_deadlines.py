@@ -10,6 +10,7 @@ from django.utils import timezone
 from games import services, tasks
 from games.engines import registry
 from games.models import Event, Game, Seat
+from games.services.change import schedule_deadline
 from tests.games.worker import Worker, flush_broker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -35,7 +36,7 @@ def test_a_turn_deadline_fires_through_the_worker_and_the_bot_moves_for_the_seat
     engine = registry.get(game.engine)
     waiting_seat = engine.waiting_for(game.state).seats[0]
     game = _due_in(game, 1.0)
-    tasks.schedule_deadline(game.pk, game.version, 1.0)
+    schedule_deadline(game.pk, game.wait_seq, 1.0)
     assert wait_for(lambda: Game.objects.get(pk=game.pk).version > game.version, timeout=20), (
         worker.log_path.read_text()[-2000:]
     )
@@ -51,11 +52,11 @@ def test_a_deadline_whose_task_was_lost_is_caught_by_the_sweeper(started, worker
     assert Event.objects.filter(game=game, reason="timeout").count() == 1
 
 
-def test_a_deadline_for_an_old_version_does_nothing(started, worker):
+def test_a_deadline_for_an_old_wait_does_nothing(started, worker):
     game = started("mogel-motte")
     game = _due_in(game, 3600)  # not due: only a stale fast-path task could fire
-    tasks.apply_deadline.delay(game.pk, game.version - 1 if game.version else 999)
-    tasks.apply_deadline.delay(game.pk, game.version)  # right version, but not due yet
+    tasks.apply_deadline.delay(game.pk, game.wait_seq - 1)
+    tasks.apply_deadline.delay(game.pk, game.wait_seq)  # the right wait, but not due yet
     assert not wait_for(lambda: Game.objects.get(pk=game.pk).version != game.version, timeout=4)
     assert not Event.objects.filter(game=game, reason="timeout").exists()
 
@@ -63,8 +64,8 @@ def test_a_deadline_for_an_old_version_does_nothing(started, worker):
 def test_running_the_same_deadline_twice_applies_it_once(started):
     game = started("cockroach-poker-royal")
     game = _due_in(game, -1)
-    assert services.apply_deadline(game.pk, game.version) is True
-    assert services.apply_deadline(game.pk, game.version) is False
+    assert services.apply_deadline(game.pk, game.wait_seq) is True
+    assert services.apply_deadline(game.pk, game.wait_seq) is False
     assert Event.objects.filter(game=game, reason="timeout").count() == 1
 
 
@@ -72,10 +73,12 @@ def test_killing_and_restarting_the_worker_loses_no_deadline(started, tmp_path):
     flush_broker()
     first = Worker(tmp_path)
     first.start()
-    game = started("cockroach-poker-royal")
-    game = _due_in(game, 4)
-    tasks.schedule_deadline(game.pk, game.version, 4)
-    first.kill()  # the task is in flight with nobody to run it
+    try:
+        game = started("cockroach-poker-royal")
+        game = _due_in(game, 4)
+        schedule_deadline(game.pk, game.wait_seq, 4)
+    finally:
+        first.kill()  # the task is in flight with nobody to run it
     assert Game.objects.get(pk=game.pk).version == game.version
     second = Worker(tmp_path)
     second.start()

@@ -101,7 +101,7 @@ def test_abort_through_the_admin_aborts_and_changes_nothing_else(
     assert game.deadline_at is None and game.finished_at is not None
     assert snapshot(game) == before  # state, version, log and seats untouched
     assert logs() == [("root", "game_abort", None, game.pk, "Players asked")]
-    assert pings == [(game.pk, game.version)]
+    assert pings == [(game.pk, game.revision)]
     told = Notification.objects.filter(game_id=game.pk, kind="finished")
     assert sorted(told.values_list("user__username", flat=True)) == ["alice", "bob", "carol"]
     # Nobody can move any more, and aborting twice is refused without a second log row.

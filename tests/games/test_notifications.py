@@ -5,6 +5,7 @@ from __future__ import annotations
 import random
 import re
 from datetime import timedelta
+from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
@@ -19,7 +20,7 @@ from accounts.tasks import send_daily_digests, send_notification_email
 from games import services
 from games.engines import registry
 from games.errors import GameError
-from games.models import Game, Seat
+from games.models import Event, Game, Seat
 from games.services import notify, vacation
 from tests.games.helpers import next_human_move, seat_users
 
@@ -95,13 +96,44 @@ def test_preferences_none_and_daily_digest_are_honoured(started):
     b = notifications.notify(user, Notification.Kind.NUDGE, "digest two", "/games/1/", game.pk)
     assert send_notification_email(a.pk) == "digest" and send_notification_email(b.pk) == "digest"
     assert mail.outbox == []
-    assert send_daily_digests() == 1
+    seven_utc = timezone.now().replace(hour=7, minute=0)
+    assert send_daily_digests(seven_utc - timedelta(hours=1)) == 0, "not yet 07:00 for them"
+    assert send_daily_digests(seven_utc) == 1
     assert (
         len(mail.outbox) == 1
         and "digest one" in mail.outbox[0].body
         and "digest two" in mail.outbox[0].body
     )
-    assert send_daily_digests() == 0
+    assert send_daily_digests(seven_utc) == 0
+
+
+def test_the_digest_goes_out_at_seven_in_the_players_own_time_zone(started):
+    game = turn_game(started)
+    _seat, user = waited_user(game)
+    user.email_preference = EmailPreference.DIGEST
+    user.time_zone = "Asia/Tehran"  # UTC+03:30
+    user.save()
+    note = notifications.notify(user, Notification.Kind.YOUR_TURN, "tehran", "/g/", game.pk)
+    assert send_notification_email(note.pk) == "digest"
+    seven_utc = timezone.now().replace(hour=7, minute=0)
+    assert send_daily_digests(seven_utc) == 0
+    assert send_daily_digests(seven_utc.replace(hour=3, minute=30)) == 1
+    assert "tehran" in mail.outbox[0].body
+
+
+def test_pages_show_times_in_the_players_own_time_zone(started):
+    game = turn_game(started)
+    _seat, user = waited_user(game)
+    services.act(user, game.pk, game.version, next_human_move(game, random.Random(1))[1])
+    user.time_zone = "Asia/Tehran"  # UTC+03:30: no clock time reads the same in UTC
+    user.save()
+    client = Client()
+    client.force_login(user)
+    html = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    moved = Event.objects.filter(game=game).latest("seq").created_at
+    tehran = moved.astimezone(ZoneInfo("Asia/Tehran")).strftime("%H:%M")
+    utc = moved.astimezone(ZoneInfo("UTC")).strftime("%H:%M")
+    assert f"{tehran}</time>" in html and f"{utc}</time>" not in html
 
 
 def test_a_reminder_goes_out_once_at_80_percent_of_the_deadline(started):

@@ -58,6 +58,8 @@ class Worker:
                 "worker",
                 "--beat",
                 "--pool=solo",
+                "-Q",
+                "deadlines,email",
                 "-l",
                 "INFO",
                 "--schedule",

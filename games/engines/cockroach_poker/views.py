@@ -12,7 +12,10 @@ from games.engines.core import State, Waiting
 def waiting_for(state: State) -> Waiting:
     if state["result"] is not None:
         return Waiting.nobody()
-    return Waiting.turn(state["active"])
+    # An offer, an answer (with its peek and pass) and a naming are separate turns, even when
+    # the same seat plays them one after another (a wrong call: the caller offers next).
+    phase = "answer" if state["phase"] == "pass" else state["phase"]
+    return Waiting.turn(state["active"], step=(state["offers"], phase))
 
 
 def card_zones(state: State) -> dict[str, list[int]]:

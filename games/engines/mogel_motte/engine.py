@@ -126,7 +126,8 @@ class MogelMotte:
         if phase == "over":
             return Waiting.nobody()
         if phase in ("play", "spider"):
-            return Waiting.turn(state["active"])
+            # the turn counter: a cheat or an accusation inside a turn does not start a new one
+            return Waiting.turn(state["active"], step=state["turn"])
         shown = range(state["players"]) if phase == "race" else state["window"]["asked"]
         return Waiting.open_window(phase, rules.remaining(state), shown=shown)
 

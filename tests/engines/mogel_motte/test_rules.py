@@ -35,7 +35,7 @@ def test_setup_deals_eight_each_turns_up_one_card_and_the_starting_guard_plays_f
     assert [len(h) for h in state["hands"]] == [8, 8, 8, 8]
     assert len(state["discard"]) == 1 and len(state["draw"]) == 71 - 33
     assert state["guard"] == state["active"] == state["starting_guard"] == 2
-    assert ENGINE.waiting_for(state) == Waiting.turn(2)
+    assert ENGINE.waiting_for(state).kind == "turn" and ENGINE.waiting_for(state).seats == (2,)
     assert state["rounds"] == 4 and state["turn"] == 1
 
 
@@ -148,7 +148,7 @@ def test_ant_makes_every_other_player_draw_one_starting_after_its_player():
 def test_spider_gives_a_non_moth_card_to_a_player_of_the_players_choice():
     state = table([["S2", "M1", "Q4", "N5"], ["N1"], ["N1"]], top="N3")
     after, _ = play(state, 0, "S2")
-    assert after["phase"] == "spider" and ENGINE.waiting_for(after) == Waiting.turn(0)
+    assert after["phase"] == "spider" and ENGINE.waiting_for(after).seats == (0,)
     gives = [a for a in ENGINE.legal_actions(after, 0) if a["type"] == "give"]
     assert {(code(after, a["card"]), a["to"]) for a in gives} == {
         ("Q4", 1),

@@ -1,0 +1,310 @@
+"""The one way a game changes: ``GameChange``, a unit of work on one game.
+
+    with GameChange(game_id) as change:
+        change.expect_version(version)
+        change.apply(seat, action, Event.Reason.MOVE, actor=user, key=key)
+        change.settle_bots()
+
+Entering opens a transaction, locks the game row (``no_key``: events can still be inserted)
+and loads its seats once. Leaving without an exception writes everything in that same
+transaction: the new events in bulk, the state, a new revision when anything visible changed,
+the current wait and its deadline (a compare-and-swap on the revision that was locked), the
+notices of a wait that opened or a game that ended; and, after commit, the socket ping, the
+deadline's fast path and whatever else the caller registered. An exception rolls all of it back.
+
+The wait is followed action by action: a new wait opens whenever what the game waits on
+changes (another seat on turn, a new turn of the same seat, a window opening or closing). Its
+deadline is set then and not moved by answers inside it or by other players' moves.
+"""
+
+from __future__ import annotations
+
+import logging
+import random
+from collections.abc import Callable
+from datetime import datetime
+from typing import Any
+
+from celery import current_app
+from django.db import transaction
+from django.utils import timezone
+
+from games import broadcast, clock
+from games.engines import registry
+from games.engines.core import Action, Engine, State, Waiting
+from games.errors import GameNotFound, StaleVersion
+from games.models import Event, Game, Seat
+from games.services import notify
+
+log = logging.getLogger(__name__)
+
+# Bot moves one change may apply: a game with no human left is played out in chunks, each its
+# own short transaction, continued at once by the deadline machinery.
+BOT_CHUNK = 200
+# Waits of this length or less also get a countdown task; the sweeper is the source of truth
+# (long countdowns are a trap with the Redis broker's visibility timeout).
+FAST_PATH_SECONDS = 300
+# In a window humans still owe, each bot answers at each opportunity with this chance:
+# a human-like delay, so people can still win a race or a slap against bots.
+BOT_WINDOW_EAGERNESS = 0.5
+
+
+def same_wait(before: Waiting | None, after: Waiting) -> bool:
+    """Whether ``after`` continues the wait ``before`` (see the module's docstring)."""
+    if before is None or before.kind != after.kind:
+        return False
+    if after.kind == "turn":
+        return before.seats == after.seats and before.step == after.step
+    if after.kind == "window":
+        # answers only ever shrink the set still owed; a fresh window asks everyone again
+        return before.window == after.window and set(after.seats) <= set(before.seats)
+    return True
+
+
+class GameChange:
+    def __init__(self, game_id: int) -> None:
+        self.game_id = game_id
+        self._atomic = transaction.atomic()
+
+    # --- the unit of work ------------------------------------------------------------------
+
+    def __enter__(self) -> GameChange:
+        self._atomic.__enter__()
+        try:
+            self._lock()
+        except BaseException as exc:
+            self._atomic.__exit__(type(exc), exc, exc.__traceback__)
+            raise
+        return self
+
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool | None:
+        if exc_type is None:
+            try:
+                self._write()
+            except BaseException as error:
+                self._atomic.__exit__(type(error), error, error.__traceback__)
+                raise
+        return self._atomic.__exit__(exc_type, exc, tb)
+
+    def _lock(self) -> None:
+        try:
+            self.game: Game = Game.objects.select_for_update(no_key=True).get(pk=self.game_id)
+        except Game.DoesNotExist:
+            raise GameNotFound() from None
+        game = self.game
+        self.now: datetime = timezone.now()
+        self.engine: Engine = registry.get(game.engine)
+        self.seats: list[Seat] = list(
+            Seat.objects.filter(game=game).select_related("user").order_by("index")
+        )
+        self.state: State | None = game.state
+        self.before: State | None = game.state
+        self.waiting: Waiting | None = (
+            self.engine.waiting_for(game.state)
+            if game.state is not None and game.status == Game.Status.ACTIVE
+            else None
+        )
+        self._locked_revision = game.revision
+        self._events: list[Event] = []
+        self._visible = False
+        self._after_commit: list[Callable[[], None]] = []
+        self.wait_opened = False
+        self.movers: set[int] = set()
+        self.bots_pending = False
+        self._deadline: datetime | bool | None = False  # False: keep or derive; else: set
+
+    # --- what callers do -------------------------------------------------------------------
+
+    def seat(self, index: int) -> Seat:
+        return next(s for s in self.seats if s.index == index)
+
+    def seat_of(self, user: Any) -> Seat | None:
+        if user is None or not user.is_authenticated:
+            return None
+        return next((s for s in self.seats if s.user_id == user.pk), None)
+
+    def bots(self) -> set[int]:
+        return {s.index for s in self.seats if s.is_bot}
+
+    def expect_version(self, version: Any) -> None:
+        if version != self.game.version:
+            raise StaleVersion(self.game.version)
+
+    def touch(self) -> None:
+        """Something players see changed without an engine action (start, join, abort, ...)."""
+        self._visible = True
+
+    def on_commit(self, effect: Callable[[], None]) -> None:
+        self._after_commit.append(effect)
+
+    def begin(self, state: State) -> None:
+        """The game starts with this freshly dealt state."""
+        self.state = state
+        self.waiting = None
+        self.touch()
+        self._observe()
+
+    def apply(
+        self, seat: int | None, action: Action, reason: str, actor: Any = None, key: str = ""
+    ) -> None:
+        """One engine action; raises the engine's IllegalAction with nothing changed."""
+        assert self.state is not None
+        state, events = self.engine.apply(self.state, seat, action)
+        self.state = state
+        self.game.version += 1
+        self._events.append(
+            Event(
+                game=self.game,
+                seq=self.game.version,
+                seat=seat,
+                action=action,
+                events=[e.to_dict() for e in events],
+                reason=reason,
+                actor=actor,
+                key=key,
+                created_at=self.now,
+            )
+        )
+        if reason == Event.Reason.MOVE and seat is not None:
+            self.movers.add(seat)
+        self._observe()
+
+    def _observe(self) -> None:
+        assert self.state is not None
+        waiting = self.engine.waiting_for(self.state)
+        if not same_wait(self.waiting, waiting):
+            self.game.wait_seq += 1
+            self.game.wait_opened_at = self.now
+            self.wait_opened = True
+        self.waiting = waiting
+
+    def over(self) -> bool:
+        return self.state is not None and self.engine.result(self.state) is not None
+
+    def settle_bots(self, everyone: bool = False, rng: random.Random | None = None) -> None:
+        """Applies the moves bots owe now. ``everyone``: every owing bot answers (a deadline).
+        At most BOT_CHUNK moves: the rest is left to the next change (``bots_pending``)."""
+        rng = rng or random.Random()
+        bots = self.bots()
+        for _step in range(BOT_CHUNK):
+            if self.state is None or self.over():
+                return
+            assert self.waiting is not None
+            owed = [s for s in self.waiting.seats if s in bots]
+            if not owed:
+                return
+            humans_owe = any(s not in bots for s in self.waiting.seats)
+            if self.waiting.kind == "window" and not everyone and humans_owe:
+                owed = [s for s in owed if rng.random() < BOT_WINDOW_EAGERNESS]
+                if not owed:
+                    return
+            seat = rng.choice(owed)
+            action = self.engine.bot_action(self.state, seat, rng)
+            self.apply(seat, action, Event.Reason.BOT)
+        self.bots_pending = not self.over() and any(
+            s in bots for s in (self.waiting.seats if self.waiting else ())
+        )
+
+    def set_deadline(self, at: datetime | None) -> None:
+        """A moderator's or a vacation's deadline for the current wait."""
+        self._deadline = at
+        self.touch()
+
+    def deadline_of_current_wait(self, opened_at: datetime | None = None) -> datetime | None:
+        assert self.waiting is not None
+        opened = opened_at or self.game.wait_opened_at or self.now
+        return clock.deadline_for(self.game, self.waiting, opened, self.seats, self.now)
+
+    # --- writing ---------------------------------------------------------------------------
+
+    def _write(self) -> None:
+        game = self.game
+        if not self._events and not self._visible:
+            return  # nothing happened: no write, no ping
+        if self._events:
+            Event.objects.bulk_create(self._events)
+        game.revision += 1
+        game.state = self.state
+        finished_now = False
+        if game.status == Game.Status.ACTIVE and self.state is not None:
+            result = self.engine.result(self.state)
+            if result is not None:
+                finished_now = True
+                game.status = Game.Status.FINISHED
+                game.result = result
+                game.finished_at = self.now
+                game.deadline_at = None
+                self._set_wait_fields(Waiting.nobody())
+            else:
+                self._settle_deadline()
+        elif game.status != Game.Status.ACTIVE:
+            game.deadline_at = None
+        updated = Game.objects.filter(pk=game.pk, revision=self._locked_revision).update(
+            state=game.state,
+            version=game.version,
+            revision=game.revision,
+            status=game.status,
+            result=game.result,
+            started_at=game.started_at,
+            finished_at=game.finished_at,
+            seed=game.seed,
+            deadline_at=game.deadline_at,
+            wait_seq=game.wait_seq,
+            wait_kind=game.wait_kind,
+            wait_window=game.wait_window,
+            wait_seat=game.wait_seat,
+            wait_opened_at=game.wait_opened_at,
+            sweep_failures=game.sweep_failures,
+            sweep_after=game.sweep_after,
+        )
+        if updated != 1:
+            raise StaleVersion(game.version)
+        if finished_now:
+            notify.game_finished(game, self.engine, self.seats)
+        elif self.wait_opened and game.status == Game.Status.ACTIVE and self.waiting:
+            notify.wait_opened(game, self.engine, self.state, self.waiting, self.seats, self.movers)
+        game_id, revision = game.pk, game.revision
+        transaction.on_commit(lambda: broadcast.notify_game_changed(game_id, revision))
+        for effect in self._after_commit:
+            transaction.on_commit(effect)
+
+    def _settle_deadline(self) -> None:
+        game = self.game
+        assert self.waiting is not None
+        deadline_moved = self.wait_opened or self._deadline is not False
+        if self.wait_opened:
+            self._set_wait_fields(self.waiting)
+            game.sweep_failures, game.sweep_after = 0, None
+        if self.bots_pending:
+            game.deadline_at = self.now  # the play-out goes on in the next change, at once
+            deadline_moved = True
+        elif self._deadline is not False:
+            game.deadline_at = self._deadline  # type: ignore[assignment]
+        elif self.wait_opened:
+            game.deadline_at = self.deadline_of_current_wait(self.now)
+        if deadline_moved and game.deadline_at is not None:
+            seconds = max(0.0, (game.deadline_at - self.now).total_seconds())
+            if seconds <= FAST_PATH_SECONDS:
+                game_id, wait_seq = game.pk, game.wait_seq
+                transaction.on_commit(lambda: schedule_deadline(game_id, wait_seq, seconds))
+
+    def _set_wait_fields(self, waiting: Waiting) -> None:
+        game = self.game
+        game.wait_kind = "" if waiting.kind == "none" else waiting.kind
+        game.wait_window = waiting.window or ""
+        game.wait_seat = waiting.seats[0] if waiting.kind == "turn" else None
+
+
+def schedule_deadline(game_id: int, wait_seq: int, seconds: float) -> None:
+    """The fast path: a countdown task for this wait (by name: the tasks call services)."""
+    try:
+        current_app.send_task(
+            "games.tasks.apply_deadline",
+            args=(game_id, wait_seq),
+            countdown=seconds + 0.2,
+            queue="deadlines",
+        )
+    except Exception:  # the broker being down must not lose a move: the sweeper catches up
+        log.warning(
+            "could not schedule the deadline of game %s; the sweeper will apply it", game_id
+        )

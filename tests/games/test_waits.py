@@ -1,0 +1,164 @@
+"""The wait is a thing: deadlines, notices and reminders belong to one wait, not to a version."""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from datetime import timedelta
+
+import pytest
+
+from accounts.models import Notification
+from games import services
+from games.engines import registry
+from games.errors import GameError
+from games.models import Event, Game, Seat
+from tests.games.helpers import next_human_move, seat_users
+
+pytestmark = pytest.mark.django_db
+
+
+def play_one(game: Game, rng: random.Random) -> None:
+    seat, action = next_human_move(game, rng)
+    services.act(seat_users(game)[seat], game.pk, game.version, action)
+    game.refresh_from_db()
+
+
+def drive_until(game: Game, reached, rng: random.Random, limit: int = 400) -> Game:
+    """Human moves (chosen by the engine's bot) until ``reached(game)``."""
+    for _ in range(limit):
+        game.refresh_from_db()
+        if reached(game):
+            return game
+        assert game.status == Game.Status.ACTIVE, "the game ended first"
+        play_one(game, rng)
+    raise AssertionError("the position was never reached")
+
+
+def waiting(game: Game):
+    return registry.get(game.engine).waiting_for(game.state)
+
+
+def test_a_wait_is_stored_with_its_seat_its_opening_and_a_full_deadline(started):
+    game = started("cockroach-poker-royal")
+    on_turn = waiting(game).seats[0]
+    assert (game.wait_kind, game.wait_seat, game.wait_window) == ("turn", on_turn, "")
+    assert game.deadline_at == game.wait_opened_at + timedelta(seconds=game.move_seconds)
+    play_one(game, random.Random(3))
+    assert game.wait_seat != on_turn and game.wait_seq == 2
+    assert game.deadline_at == game.wait_opened_at + timedelta(seconds=game.move_seconds)
+
+
+def test_answers_inside_a_window_do_not_move_its_deadline_nor_notify_again(started):
+    game = started("imperador")
+    rng = random.Random(5)
+    game = drive_until(
+        game, lambda g: waiting(g).kind == "window" and len(waiting(g).seats) >= 2, rng
+    )
+    deadline, wait_seq = game.deadline_at, game.wait_seq
+    asked = set(waiting(game).seats)
+    users = seat_users(game)
+    notes_before = Counter(
+        Notification.objects.filter(kind=Notification.Kind.WINDOW).values_list("user", flat=True)
+    )
+    assert all(notes_before[users[s].pk] == 1 for s in asked), "one notice when it opened"
+    first = sorted(asked)[0]
+    action = registry.get(game.engine).bot_action(game.state, first, rng)
+    services.act(users[first], game.pk, game.version, action)
+    game.refresh_from_db()
+    assert game.wait_seq == wait_seq and game.deadline_at == deadline
+    notes_after = Counter(
+        Notification.objects.filter(kind=Notification.Kind.WINDOW).values_list("user", flat=True)
+    )
+    assert notes_after == notes_before
+
+
+def test_an_out_of_turn_move_does_not_reset_the_turn_clock_nor_ping_the_player_on_turn(started):
+    game = started("mogel-motte")
+    engine = registry.get(game.engine)
+    rng = random.Random(11)
+
+    def someone_else_may_cheat_or_accuse(g: Game) -> bool:
+        w = waiting(g)
+        if w.kind != "turn":
+            return False
+        return any(
+            a["type"] in ("cheat", "accuse")
+            for s in seat_users(g)
+            if s != w.seats[0]
+            for a in engine.legal_actions(g.state, s)
+        )
+
+    game = drive_until(game, someone_else_may_cheat_or_accuse, rng)
+    on_turn = waiting(game).seats[0]
+    deadline, wait_seq = game.deadline_at, game.wait_seq
+    turn_notes = Notification.objects.filter(kind=Notification.Kind.YOUR_TURN).count()
+    other, action = next(
+        (s, a)
+        for s in seat_users(game)
+        if s != on_turn
+        for a in engine.legal_actions(game.state, s)
+        if a["type"] in ("cheat", "accuse")
+    )
+    services.act(seat_users(game)[other], game.pk, game.version, action)
+    game.refresh_from_db()
+    assert waiting(game).seats == (on_turn,)
+    assert game.wait_seq == wait_seq and game.deadline_at == deadline
+    assert Notification.objects.filter(kind=Notification.Kind.YOUR_TURN).count() == turn_notes
+
+
+@pytest.mark.parametrize("engine", ["cockroach-poker-royal", "mogel-motte", "imperador"])
+def test_each_player_gets_one_notice_per_wait_over_a_whole_game(started, engine):
+    game = started(engine)
+    rng = random.Random(17)
+    for _ in range(120):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        play_one(game, rng)
+    per_wait = Counter(
+        Notification.objects.filter(
+            kind__in=(Notification.Kind.YOUR_TURN, Notification.Kind.WINDOW)
+        ).values_list("user", "game_id", "wait_seq")
+    )
+    assert per_wait and max(per_wait.values()) == 1
+    # and the bell holds at most one open wait notice per game
+    for user in seat_users(game).values():
+        open_notes = Notification.objects.filter(
+            user=user,
+            game_id=game.pk,
+            read_at__isnull=True,
+            kind__in=(Notification.Kind.YOUR_TURN, Notification.Kind.WINDOW),
+        )
+        assert open_notes.count() <= 1
+
+
+def test_a_seat_handed_to_the_bot_for_missed_turns_is_taken_back_and_plays_again(started):
+    game = started("cockroach-poker-royal")
+    alice, bob = seat_users(game)[0], seat_users(game)[1]
+    services.seat_to_bot(alice, game.pk, 1, "test: a moderator's hand-over")
+    with pytest.raises(GameError) as refused:
+        services.seat_reclaim(bob, game.pk)
+    assert refused.value.code == "not_reclaimable"
+    game.refresh_from_db()
+    for _ in range(60):  # alice misses her turns until the bot takes her seat (the real path)
+        seat = Seat.objects.get(game=game, index=0)
+        if seat.is_bot:
+            break
+        game.refresh_from_db()
+        if waiting(game).seats == (0,):
+            services.force_deadline(game.created_by, game.pk, "test: alice is away")
+        else:
+            play_one(game, random.Random(2))
+    seat = Seat.objects.get(game=game, index=0)
+    assert seat.is_bot and seat.bot_reason == "timeouts"
+    services.seat_reclaim(alice, game.pk)
+    seat.refresh_from_db()
+    assert not seat.is_bot and seat.consecutive_timeouts == 0
+    game = drive_until(
+        game, lambda g: g.status != Game.Status.ACTIVE or waiting(g).seats == (0,), random.Random(4)
+    )
+    assert game.status == Game.Status.ACTIVE
+    moves_before = Event.objects.filter(game=game, seat=0, reason="move").count()
+    play_one(game, random.Random(6))
+    assert Event.objects.filter(game=game, seat=0, reason="move").count() == moves_before + 1
