@@ -15,13 +15,15 @@ def group_name(game_id: int) -> str:
     return f"game-{game_id}"
 
 
-def notify_game_changed(game_id: int, revision: int) -> None:
+def notify_game_changed(game_id: int, revision: int, seats: list[int] | None = None) -> None:
+    """``seats``: only these seats could observe the change (None: everybody); the other
+    sockets stay silent, so a secret answer makes no frame arrive anywhere else."""
     layer = get_channel_layer()
     if layer is None:
         return
     try:
         async_to_sync(layer.group_send)(
-            group_name(game_id), {"type": "game.changed", "revision": revision}
+            group_name(game_id), {"type": "game.changed", "revision": revision, "seats": seats}
         )
     except Exception:  # a lost ping costs a refresh, never a move
         log.exception("broadcast failed for game %s", game_id)

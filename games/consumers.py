@@ -43,8 +43,12 @@ def _act(game_id: int, user: Any, content: dict[str, Any]) -> dict[str, Any]:
     return {"type": "ok"}
 
 
-def _revision(game_id: int) -> int | None:
-    return Game.objects.filter(pk=game_id).values_list("revision", flat=True).first()
+def _revision(game_id: int, user: Any) -> int | None:
+    """The revision this user's seat can observe (a spectator's: the public one)."""
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    if game is None:
+        return None
+    return game.revision_for(selectors.viewer_seat_index(game, user))
 
 
 class GameConsumer(AsyncJsonWebsocketConsumer):
@@ -64,6 +68,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=4404)
             return
+        self.seat = payload["seat"]
         await self.accept()
         await self._present()
         await self._send_state(payload)
@@ -86,6 +91,9 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def game_changed(self, message: dict[str, Any]) -> None:
+        seats = message.get("seats")
+        if seats is not None and self.seat not in seats:
+            return  # a change this seat cannot observe (a secret answer): nothing is sent
         payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
         if payload is None:
             await self.close(code=4404)
@@ -94,7 +102,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
 
     async def _heartbeat(self) -> None:
         await self._present()
-        revision = await database_sync_to_async(_revision)(self.game_id)
+        revision = await database_sync_to_async(_revision)(self.game_id, self.user)
         await self.send_json({"type": "heartbeat", "revision": revision})
 
     async def receive(

@@ -60,6 +60,12 @@ class Game(models.Model):
     # ``revision`` steps on every change a page must show (moves, start, join, abort, ...).
     version = models.PositiveIntegerField(default=0)
     revision = models.PositiveIntegerField(default=0)
+    # What each seat can observe (index = seat, the last entry = spectators): the seq of the
+    # newest event it may see, and how many changes it could see. An answer to a secret window
+    # moves only the answerer's marks, so nobody else can tell it happened (see
+    # games.services.change). ``version``/``revision`` above are the game's own totals.
+    seat_versions = models.JSONField(default=list, blank=True)
+    seat_revisions = models.JSONField(default=list, blank=True)
     # The current wait: what the game waits on, since when, until when. ``wait_seq`` numbers
     # the waits of a game; deadlines, notices, reminders and nudges belong to one wait.
     wait_seq = models.PositiveIntegerField(default=0)
@@ -99,6 +105,19 @@ class Game(models.Model):
     @property
     def is_over(self) -> bool:
         return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+
+    def _mark(self, marks: list[int], seat: int | None, total: int) -> int:
+        if self.is_over or not marks:
+            return total  # everything is revealed at the end (and nothing was secret before)
+        index = len(marks) - 1 if seat is None or not 0 <= seat < len(marks) - 1 else seat
+        return marks[index]
+
+    def version_for(self, seat: int | None) -> int:
+        """The version a seat (None: a spectator) sees and sends back with its moves."""
+        return self._mark(self.seat_versions, seat, self.version)
+
+    def revision_for(self, seat: int | None) -> int:
+        return self._mark(self.seat_revisions, seat, self.revision)
 
 
 RECLAIMABLE = ("timeouts", "absent")
@@ -168,6 +187,8 @@ class Event(models.Model):
     events = models.JSONField(default=list)
     reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.MOVE)
     key = models.CharField(max_length=64, blank=True)
+    # The seats that may see this row while the game runs; None: everybody.
+    audience = models.JSONField(null=True, blank=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

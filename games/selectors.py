@@ -53,8 +53,8 @@ def game_payload(game: Game, user: Any) -> dict[str, Any]:
         "id": game.pk,
         "game": game.engine,
         "status": game.status,
-        "version": game.version,
-        "revision": game.revision,
+        "version": game.version_for(seat),
+        "revision": game.revision_for(seat),
         "seat": seat,
         "players": seat_names(game),
         "view": None,
@@ -84,8 +84,13 @@ def events_for(
     reveal = game.is_over
     rows = []
     query = Event.objects.filter(game=game, seq__gt=after)
+    if not reveal:
+        # A row a seat may not see is not there for it: no empty row, no time, no seq.
+        query = query.filter(seq__lte=game.version_for(seat))
     selected = reversed(query.order_by("-seq")[:last]) if last else query.order_by("seq")
     for row in selected:
+        if not reveal and row.audience is not None and seat not in row.audience:
+            continue
         visible = []
         for raw in row.events:
             event = EngineEvent.from_dict(raw)
@@ -95,7 +100,8 @@ def events_for(
         # events say publicly whatever the rules make public.
         entry: dict[str, Any] = {
             "seq": row.seq,
-            "created": row.created_at.isoformat(),
+            # to the second: finer times would tell apart moves made in one change
+            "created": row.created_at.replace(microsecond=0).isoformat(),
             "events": visible,
         }
         if reveal:

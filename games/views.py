@@ -175,10 +175,10 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         version = -1
     try:
-        if action is None and version == game.version:
+        if action is None and version == game.version_for(seat):
             raise GameError(_("That move is not possible now."), "not_legal")
         if action is None:
-            raise StaleVersion(game.version)
+            raise StaleVersion(game.version_for(seat))
         result = services.act(request.user, game_id, version, action, request.POST.get("key", ""))
     except StaleVersion as exc:
         messages.warning(request, exc.message)

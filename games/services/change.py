@@ -61,6 +61,17 @@ def same_wait(before: Waiting | None, after: Waiting) -> bool:
     return True
 
 
+def audience(seat: int | None, events: list[Any]) -> list[int] | None:
+    """Who may observe an event row while the game runs: everybody if any of its events is
+    public; else the seats its events are addressed to, and the seat that acted."""
+    if any(event.to is None for event in events):
+        return None
+    seats = {s for event in events for s in event.to}
+    if seat is not None:
+        seats.add(seat)
+    return sorted(seats)
+
+
 class GameChange:
     def __init__(self, game_id: int) -> None:
         self.game_id = game_id
@@ -105,6 +116,7 @@ class GameChange:
             else None
         )
         self._locked_revision = game.revision
+        self._locked_version = game.version
         self._events: list[Event] = []
         self._visible = False
         self._after_commit: list[Callable[[], None]] = []
@@ -126,9 +138,11 @@ class GameChange:
     def bots(self) -> set[int]:
         return {s.index for s in self.seats if s.is_bot}
 
-    def expect_version(self, version: Any) -> None:
-        if version != self.game.version:
-            raise StaleVersion(self.game.version)
+    def expect_version(self, version: Any, seat: int | None) -> None:
+        """The version the seat saw (its own: see Game.seat_versions) must be the current one."""
+        current = self.game.version_for(seat)
+        if version != current:
+            raise StaleVersion(current)
 
     def touch(self) -> None:
         """Something players see changed without an engine action (start, join, abort, ...)."""
@@ -163,6 +177,7 @@ class GameChange:
                 actor=actor,
                 key=key,
                 created_at=self.now,
+                audience=audience(seat, events),
             )
         )
         if reason == Event.Reason.MOVE and seat is not None:
@@ -223,7 +238,8 @@ class GameChange:
             return  # nothing happened: no write, no ping
         if self._events:
             Event.objects.bulk_create(self._events)
-        game.revision += 1
+        observers = self._observers()
+        self._advance_marks(observers)
         game.state = self.state
         finished_now = False
         if game.status == Game.Status.ACTIVE and self.state is not None:
@@ -239,10 +255,14 @@ class GameChange:
                 self._settle_deadline()
         elif game.status != Game.Status.ACTIVE:
             game.deadline_at = None
-        updated = Game.objects.filter(pk=game.pk, revision=self._locked_revision).update(
+        updated = Game.objects.filter(
+            pk=game.pk, revision=self._locked_revision, version=self._locked_version
+        ).update(
             state=game.state,
             version=game.version,
             revision=game.revision,
+            seat_versions=game.seat_versions,
+            seat_revisions=game.seat_revisions,
             status=game.status,
             result=game.result,
             started_at=game.started_at,
@@ -264,9 +284,42 @@ class GameChange:
         elif self.wait_opened and game.status == Game.Status.ACTIVE and self.waiting:
             notify.wait_opened(game, self.engine, self.state, self.waiting, self.seats, self.movers)
         game_id, revision = game.pk, game.revision
-        transaction.on_commit(lambda: broadcast.notify_game_changed(game_id, revision))
+        seats = None if observers is None else sorted(observers)
+        transaction.on_commit(lambda: broadcast.notify_game_changed(game_id, revision, seats))
         for effect in self._after_commit:
             transaction.on_commit(effect)
+
+    def _observers(self) -> set[int] | None:
+        """The seats that can observe this change; None: everybody (spectators too)."""
+        if self._visible or self.wait_opened or self.game.status != Game.Status.ACTIVE:
+            return None
+        if self.over():
+            return None  # the end reveals everything
+        seats: set[int] = set()
+        for row in self._events:
+            if row.audience is None:
+                return None
+            seats.update(row.audience)
+        return seats
+
+    def _advance_marks(self, observers: set[int] | None) -> None:
+        game = self.game
+        players = game.seats_count
+        versions = _padded(game.seat_versions, players + 1, game.version - len(self._events))
+        revisions = _padded(game.seat_revisions, players + 1, game.revision)
+        for row in self._events:
+            for index in range(players):
+                if row.audience is None or index in row.audience:
+                    versions[index] = row.seq
+            if row.audience is None:
+                versions[players] = row.seq
+        if observers is None:
+            game.revision += 1
+            revisions = [r + 1 for r in revisions]
+        else:
+            for index in observers:
+                revisions[index] += 1
+        game.seat_versions, game.seat_revisions = versions, revisions
 
     def _settle_deadline(self) -> None:
         game = self.game
@@ -293,6 +346,11 @@ class GameChange:
         game.wait_kind = "" if waiting.kind == "none" else waiting.kind
         game.wait_window = waiting.window or ""
         game.wait_seat = waiting.seats[0] if waiting.kind == "turn" else None
+
+
+def _padded(marks: list[int], length: int, fill: int) -> list[int]:
+    """The stored marks, or (a game from before they existed, or just created) all ``fill``."""
+    return list(marks) if len(marks) == length else [fill] * length
 
 
 def schedule_deadline(game_id: int, wait_seq: int, seconds: float) -> None:

@@ -45,7 +45,7 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             raise IllegalMove(
                 _("The move must say which version of the game it was made on."), "malformed"
             )
-        change.expect_version(expected_version)
+        change.expect_version(expected_version, seat.index)
         before = change.state
         try:
             change.apply(seat.index, action, Event.Reason.MOVE, user, key)

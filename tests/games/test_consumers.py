@@ -52,7 +52,7 @@ def test_each_seat_gets_only_its_own_view_and_a_fresh_one_after_any_move(started
             assert first["game"]["view"] == engine.view(game.state, seat)
             sockets[seat] = communicator
         seat, action = await sync_to_async(next_human_move)(game, random.Random(1))
-        await sync_to_async(services.act)(users[seat], game.pk, game.version, action)
+        await sync_to_async(services.act)(users[seat], game.pk, game.version_for(seat), action)
         fresh = await sync_to_async(Game.objects.get)(pk=game.pk)
         for index, communicator in sockets.items():
             message = await communicator.receive_json_from(timeout=5)
@@ -100,7 +100,7 @@ def test_an_idle_socket_still_hears_the_next_move_after_a_minute(started):
         await communicator.receive_json_from(timeout=5)
         await asyncio.sleep(IDLE_SECONDS)
         seat, action = await sync_to_async(next_human_move)(game, random.Random(2))
-        await sync_to_async(services.act)(users[seat], game.pk, game.version, action)
+        await sync_to_async(services.act)(users[seat], game.pk, game.version_for(seat), action)
         message = await communicator.receive_json_from(timeout=10)
         assert message["type"] == "state" and message["version"] > game.version
         await communicator.disconnect()

@@ -131,7 +131,9 @@ def test_an_illegal_or_forged_action_is_400_with_the_engines_message_and_changes
     assert "That move is not possible now." in page.content.decode()
     assert snapshot(game) == before
     with pytest.raises(IllegalMove):
-        services.act(seat_users(game)[seat], game.pk, game.version, {"type": "no-such-move"})
+        services.act(
+            seat_users(game)[seat], game.pk, game.version_for(seat), {"type": "no-such-move"}
+        )
 
 
 @pytest.mark.django_db
@@ -214,7 +216,7 @@ def test_no_page_api_answer_or_event_list_shows_a_seat_a_card_it_may_not_know(st
                 ]
                 assert entry["events"] == allowed
         seat, action = next_human_move(game, rng)
-        services.act(users[seat], game.pk, game.version, action)
+        services.act(users[seat], game.pk, game.version_for(seat), action)
         steps += 1
     assert steps > 5
     assert game.status == Game.Status.FINISHED

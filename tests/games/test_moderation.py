@@ -28,7 +28,9 @@ GAME = "cockroach-poker-royal"
 @pytest.fixture
 def pings(monkeypatch):
     sent: list[tuple[int, int]] = []
-    monkeypatch.setattr(broadcast, "notify_game_changed", lambda g, v: sent.append((g, v)))
+    monkeypatch.setattr(
+        broadcast, "notify_game_changed", lambda g, v, seats=None: sent.append((g, v))
+    )
     return sent
 
 
@@ -233,7 +235,9 @@ def test_banning_a_user_hands_their_open_seats_to_the_bot(as_admin, started, tri
         index = waited_seat(game)
         engine = registry.get(game.engine)
         move = engine.bot_action(game.state, index, random.Random(index))
-        services.act(Seat.objects.get(game=game, index=index).user, game.pk, game.version, move)
+        services.act(
+            Seat.objects.get(game=game, index=index).user, game.pk, game.version_for(index), move
+        )
     version = Game.objects.get(pk=game.pk).version
 
     response = as_admin.post(
@@ -275,7 +279,9 @@ def _played_once(started) -> tuple[Game, dict]:
     index = waited_seat(game)
     engine = registry.get(game.engine)
     move = engine.bot_action(game.state, index, random.Random(7))
-    services.act(Seat.objects.get(game=game, index=index).user, game.pk, game.version, move)
+    services.act(
+        Seat.objects.get(game=game, index=index).user, game.pk, game.version_for(index), move
+    )
     hidden = next(
         e for row in Event.objects.filter(game=game) for e in row.events if e["to"] is not None
     )

@@ -123,8 +123,8 @@ def test_the_digest_goes_out_at_seven_in_the_players_own_time_zone(started):
 
 def test_pages_show_times_in_the_players_own_time_zone(started):
     game = turn_game(started)
-    _seat, user = waited_user(game)
-    services.act(user, game.pk, game.version, next_human_move(game, random.Random(1))[1])
+    seat, user = waited_user(game)
+    services.act(user, game.pk, game.version_for(seat), next_human_move(game, random.Random(1))[1])
     user.time_zone = "Asia/Tehran"  # UTC+03:30: no clock time reads the same in UTC
     user.save()
     client = Client()
@@ -182,7 +182,7 @@ def test_nobody_can_nudge_during_a_secret_window(started):
             if engine.waiting_for(game.state).kind == "window":
                 break
             seat, action = next_human_move(game, rng)
-            services.act(seat_users(game)[seat], game.pk, game.version, action)
+            services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
             game.refresh_from_db()
         if engine.waiting_for(game.state).kind == "window":
             user = seat_users(game)[0]
@@ -281,7 +281,7 @@ def test_no_notification_or_email_names_a_card(started):
         if game.status != Game.Status.ACTIVE:
             break
         seat, action = next_human_move(game, rng)
-        services.act(seat_users(game)[seat], game.pk, game.version, action)
+        services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
     for note in Notification.objects.filter(email=Notification.Email.PENDING):
         send_notification_email(note.pk)
     species = set(engine.view(game.state, None)["claims"]) | {"joker", "blank"}
@@ -305,7 +305,7 @@ def test_a_reaction_window_notifies_every_asked_player_and_emails_them(started):
             if waiting.kind == "window":
                 break
             seat, action = next_human_move(game, rng)
-            services.act(seat_users(game)[seat], game.pk, game.version, action)
+            services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
             game.refresh_from_db()
         waiting = engine.waiting_for(game.state)
         if waiting.kind != "window":
@@ -333,8 +333,8 @@ def test_a_player_moving_against_bots_is_not_pinged_for_the_turn_that_comes_stra
         if game.status != Game.Status.ACTIVE:
             break
         before = Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).count()
-        _seat, action = next_human_move(game, rng)
-        services.act(alice, game.pk, game.version, action)
+        seat, action = next_human_move(game, rng)
+        services.act(alice, game.pk, game.version_for(seat), action)
         assert (
             Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).count()
             == before

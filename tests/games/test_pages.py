@@ -70,7 +70,7 @@ def play(game: Game, moves: int, rng: random.Random) -> Game:
         if move is None:
             break
         seat, action = move
-        services.act(users[seat], game.pk, game.version, action)
+        services.act(users[seat], game.pk, game.version_for(seat), action)
     game.refresh_from_db()
     return game
 
@@ -133,7 +133,7 @@ def test_a_cockroach_offer_reads_as_a_sentence(started, named):
     services.act(
         users[seat],
         game.pk,
-        game.version,
+        game.version_for(seat),
         {"type": "offer", "card": card, "to": to, "claim": "scorpion"},
     )
     game.refresh_from_db()

@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 
 def play_one(game: Game, rng: random.Random) -> None:
     seat, action = next_human_move(game, rng)
-    services.act(seat_users(game)[seat], game.pk, game.version, action)
+    services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
     game.refresh_from_db()
 
 
@@ -64,7 +64,7 @@ def test_answers_inside_a_window_do_not_move_its_deadline_nor_notify_again(start
     assert all(notes_before[users[s].pk] == 1 for s in asked), "one notice when it opened"
     first = sorted(asked)[0]
     action = registry.get(game.engine).bot_action(game.state, first, rng)
-    services.act(users[first], game.pk, game.version, action)
+    services.act(users[first], game.pk, game.version_for(first), action)
     game.refresh_from_db()
     assert game.wait_seq == wait_seq and game.deadline_at == deadline
     notes_after = Counter(
@@ -100,7 +100,7 @@ def test_an_out_of_turn_move_does_not_reset_the_turn_clock_nor_ping_the_player_o
         for a in engine.legal_actions(game.state, s)
         if a["type"] in ("cheat", "accuse")
     )
-    services.act(seat_users(game)[other], game.pk, game.version, action)
+    services.act(seat_users(game)[other], game.pk, game.version_for(other), action)
     game.refresh_from_db()
     assert waiting(game).seats == (on_turn,)
     assert game.wait_seq == wait_seq and game.deadline_at == deadline
