@@ -1,6 +1,6 @@
-"""A sensible player. It decides from the seat's own view only (public rows, own hand,
-the card in transit if it has seen it, everybody's public record of true claims), so it
-can never use hidden information. It bluffs sometimes and calls by estimated odds."""
+"""A sensible player. ``decide`` gets the seat's view and legal actions only (public rows,
+own hand, the card in transit if it has seen it, everybody's public record of true claims),
+so it can never use hidden information. It bluffs sometimes and calls by estimated odds."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.engines.cockroach_poker import actions as A
 from games.engines.cockroach_poker import cards as C
-from games.engines.cockroach_poker import views as V
-from games.engines.core import Action, IllegalAction, State
+from games.engines.core import Action
 
 HONEST = 0.45  # how often the bot tells the truth when it can
 RETURN_RISK = 0.35  # rough chance a card the bot gives away comes back to it
@@ -156,18 +154,13 @@ def _name(v: dict[str, Any], seat: int, rng: random.Random, legal: list[Action])
     return _best(options, rng)
 
 
-def bot_action(state: State, seat: int, rng: random.Random) -> Action:
-    legal = A.legal_actions(state, seat)
-    if not legal:
-        raise IllegalAction("not_your_turn", "This seat has nothing to do now.")
-    v = V.view(state, seat)
+def decide(v: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    seat = v["seat"]
     phase = v["phase"]
     if phase == "offer":
-        action = _offer(v, seat, rng)
-    elif phase == "answer":
-        action = _answer(v, seat, rng, legal)
-    elif phase == "pass":
-        action = _pass(v, seat, rng)
-    else:
-        action = _name(v, seat, rng, legal)
-    return action if action in legal else rng.choice(legal)
+        return _offer(v, seat, rng)
+    if phase == "answer":
+        return _answer(v, seat, rng, legal)
+    if phase == "pass":
+        return _pass(v, seat, rng)
+    return _name(v, seat, rng, legal)

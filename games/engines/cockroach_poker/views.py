@@ -15,6 +15,14 @@ def waiting_for(state: State) -> Waiting:
     return Waiting.turn(state["active"])
 
 
+def result(state: State) -> dict[str, Any] | None:
+    """A fresh copy: a caller changing it never changes the state."""
+    res = state["result"]
+    if res is None:
+        return None
+    return {k: list(v) if isinstance(v, list) else v for k, v in res.items()}
+
+
 def card_zones(state: State) -> dict[str, list[int]]:
     zones: dict[str, list[int]] = {}
     for seat in range(state["players"]):
@@ -122,7 +130,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             penalty_pile=_cards(state, state["penalty"]),
             named_not_placed=_cards(state, card_zones(state)["named_not_placed"]),
             recent=[_past_round(p, True) for p in state["recent"]],
-            result=dict(state["result"]),
+            result=result(state),
         )
         return out
     out["seat"] = seat
