@@ -102,12 +102,22 @@ def _table(state: State, waiting: Waiting) -> dict[str, Any]:
             for s in range(players)
         ],
         "scores": list(state["scores"]),
-        "round_scores": [dict(r) for r in state["round_scores"]],
-        "fidgets": [{"n": f["n"], "turn": f["turn"]} for f in state["fidgets"]],
+        "round_scores": [
+            {**r, "scores": list(r["scores"]), "out": list(r["out"])} for r in state["round_scores"]
+        ],
+        # When and under which guard each notice came, and who was active then: all public
+        # (the table saw it happen); never who fidgeted.
+        "fidgets": [
+            {"n": f["n"], "turn": f["turn"], "active": f["active"], "guard": f["guard"]}
+            for f in state["fidgets"]
+        ],
         "fidget_count": state["fidget_count"],
         "last_accusation": None
         if state["last_accusation"] is None
-        else {k: state["last_accusation"][k] for k in ("turn", "guard", "target", "right")},
+        else {
+            k: state["last_accusation"][k]
+            for k in ("turn", "guard", "target", "right", "after_fidget")
+        },
         "labels": _labels(),
     }
 
