@@ -213,6 +213,7 @@ ROYAL_REASONS = {
     "row_limit": lambda: _("too many of one creature in their row"),
     "empty_hand": lambda: _("they had to offer and had no card"),
     "only_special_cards": lambda: _("only the special cards were left in the hands"),
+    "only_special_in_hand": lambda: _("they had to offer and held only special cards"),
     "offer_limit": lambda: _("after 500 offers, the longest row"),
 }
 

@@ -64,7 +64,7 @@ def game_payload(game: Game, user: Any) -> dict[str, Any]:
     }
     if game.state is None:
         return body
-    engine = registry.get(game.engine)
+    engine = registry.get(game.engine, game.rules_version)
     body["view"] = engine.view(game.state, seat)
     body["waiting_for"] = engine.waiting_for(game.state).to_public_dict()
     if seat is not None and game.status == Game.Status.ACTIVE:
@@ -124,7 +124,7 @@ def invitations_for(user: Any) -> QuerySet[Invitation]:
 def waiting_on(game: Game, seat: int | None) -> bool:
     if game.state is None or seat is None or game.status != Game.Status.ACTIVE:
         return False
-    engine = registry.get(game.engine)
+    engine = registry.get(game.engine, game.rules_version)
     return seat in engine.waiting_for(game.state).seats and bool(
         engine.legal_actions(game.state, seat)
     )
@@ -135,7 +135,7 @@ def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
     window, who has not answered is not to be shown)."""
     if viewer_seat is None or game.status != Game.Status.ACTIVE or game.state is None:
         return None
-    waiting = registry.get(game.engine).waiting_for(game.state)
+    waiting = registry.get(game.engine, game.rules_version).waiting_for(game.state)
     if waiting.kind != "turn" or waiting.seats[0] == viewer_seat:
         return None
     seat = next((s for s in game.seats.all() if s.index == waiting.seats[0]), None)

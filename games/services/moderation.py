@@ -99,7 +99,7 @@ def _hand_to_bot(game: Game, seat: Seat, bot_reason: str) -> None:
     if game.status != Game.Status.ACTIVE or game.state is None:
         _ping(game)
         return
-    engine = registry.get(game.engine)
+    engine = registry.get(game.engine, game.rules_version)
     locked_version = game.version
     state = settle_bots(game, engine, game.state)
     if game.version != locked_version:
@@ -144,7 +144,7 @@ def force_deadline(actor: User, game_id: int, reason: str) -> Game:
     game = lock_game(game_id)
     if game.status != Game.Status.ACTIVE or game.state is None:
         raise NotActive(_("Game #%(id)s is not in play.") % {"id": game.pk})
-    waiting = registry.get(game.engine).waiting_for(game.state)
+    waiting = registry.get(game.engine, game.rules_version).waiting_for(game.state)
     target = None
     if waiting.kind == "turn":
         seat = Seat.objects.select_related("user").filter(game=game, index=waiting.seats[0]).first()

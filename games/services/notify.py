@@ -125,7 +125,7 @@ def nudge(user: User, game_id: int) -> str:
         raise NotAllowed(_("You are not playing at this table."))
     if game.status != Game.Status.ACTIVE:
         raise NotActive(_("This game is not in play."))
-    engine = registry.get(game.engine)
+    engine = registry.get(game.engine, game.rules_version)
     waiting = engine.waiting_for(game.state)
     if waiting.kind != "turn":
         raise GameError(
@@ -164,7 +164,7 @@ def send_due_reminders(now: Any = None) -> int:
         move_seconds__gte=MIN_REMINDER_SECONDS,
     )
     for game in games:
-        engine = registry.get(game.engine)
+        engine = registry.get(game.engine, game.rules_version)
         waiting = engine.waiting_for(game.state)
         span = game.window_seconds if waiting.kind == "window" else game.move_seconds
         if span < MIN_REMINDER_SECONDS or game.deadline_at - now > timedelta(

@@ -22,7 +22,6 @@ from games.errors import GameNotFound, IllegalMove, NotActive, NotAllowed, Stale
 from games.models import Event, Game, Seat
 from games.services import notify
 
-MAX_BOT_STEPS = 1000
 HANDOVER_AFTER_TIMEOUTS = 3
 MAX_TURN_MOVES = 20
 FAST_PATH_SECONDS = 300
@@ -106,7 +105,8 @@ def _bot_moves(
     everyone: bool = False,
 ) -> State:
     """Applies the moves bots owe now. ``everyone``: every owing bot answers (at a deadline)."""
-    for _step in range(MAX_BOT_STEPS):
+    steps = engine.max_moves(game.seats_count)  # no game is longer: a loop means a bug
+    for _step in range(steps):
         if engine.result(state) is not None:
             return state
         waiting = engine.waiting_for(state)
@@ -126,7 +126,7 @@ def _bot_moves(
         state = _apply(
             game, engine, state, seat, engine.bot_action(state, seat, rng), Event.Reason.BOT
         )
-    raise RuntimeError(f"bots did not settle game {game.pk} within {MAX_BOT_STEPS} moves")
+    raise RuntimeError(f"bots did not settle game {game.pk} within {steps} moves")
 
 
 def _bot_seats(game: Game) -> set[int]:
@@ -193,7 +193,7 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             )
         if expected_version != game.version:
             raise StaleVersion(game.version)
-        engine = registry.get(game.engine)
+        engine = registry.get(game.engine, game.rules_version)
         locked_version = game.version
         try:
             state = _apply(
@@ -222,7 +222,7 @@ def apply_deadline(game_id: int, expected_version: int | None = None) -> bool:
             return False
         if expected_version is not None and expected_version != game.version:
             return False
-        engine = registry.get(game.engine)
+        engine = registry.get(game.engine, game.rules_version)
         locked_version = game.version
         state = settle_bots(game, engine, game.state, everyone=True)
         waiting = engine.waiting_for(state)

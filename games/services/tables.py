@@ -211,7 +211,7 @@ def game_start(user: User, game_id: int, fill_with_bots: bool = True) -> Game:
     game.invitations.filter(status=Invitation.Status.PENDING).update(
         status=Invitation.Status.CANCELLED, answered_at=timezone.now()
     )
-    engine = registry.get(game.engine)
+    engine = registry.get(game.engine, game.rules_version)
     game.seed = secrets.randbits(62)
     game.status = Game.Status.ACTIVE
     game.started_at = timezone.now()

@@ -30,7 +30,7 @@ def _refresh_deadlines(user: User) -> int:
         "game_id"
     )
     for game in Game.objects.select_for_update(no_key=True).filter(pk__in=ids):
-        engine = registry.get(game.engine)
+        engine = registry.get(game.engine, game.rules_version)
         waiting = engine.waiting_for(game.state)
         if (
             waiting.kind != "turn"
