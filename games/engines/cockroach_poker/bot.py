@@ -25,14 +25,11 @@ def _weight(count: int, limit: int) -> float:
     return float(count * count)
 
 
-def _score(tally: dict[str, int], limit: int) -> float:
-    return sum(_weight(c, limit) for c in tally.values())
-
-
 def take_cost(tally: dict[str, int], kinds: list[str], limit: int, top: str | None) -> float:
     """How much worse a row gets when ``kinds`` go into it in order (royal penalties
-    included: the first one takes the known face-up card, later ones are guessed)."""
-    after = dict(tally)
+    included: the first one takes the known face-up card, later ones are guessed). Only the
+    species that change are weighed (the bot's hot path)."""
+    after: dict[str, int] = {}
     extra = 0.0
     queue = list(kinds)
     while queue:
@@ -41,16 +38,18 @@ def take_cost(tally: dict[str, int], kinds: list[str], limit: int, top: str | No
         if species is None:
             extra += SPECIAL_COST
             continue
-        after[species] += 1
-        if after[species] >= limit:
+        count = after.get(species, tally[species]) + 1
+        if count >= limit:
             return 1000.0
+        after[species] = count
         if C.is_royal(kind):
             if top is not None:
                 queue.insert(0, top)
                 top = None
             else:
                 extra += UNKNOWN_PENALTY_COST
-    return _score(after, limit) - _score(tally, limit) + extra
+    change = sum(_weight(n, limit) - _weight(tally[s], limit) for s, n in after.items())
+    return change + extra
 
 
 def unknown_pool(v: dict[str, Any]) -> Counter[str]:
@@ -85,14 +84,20 @@ def _best(options: list[tuple[float, Any]], rng: random.Random) -> Any:
 def _offer(v: dict[str, Any], seat: int, rng: random.Random) -> Action:
     limit, top = v["limit"], v["penalty"]["top"]
     top_kind = top["kind"] if top else None
-    mine = v["row_tallies"][seat]
     options = []
+    costs: dict[tuple[str, int], float] = {}  # a hand holds several cards of a kind
+
+    def cost(kind: str, to: int) -> float:
+        if (kind, to) not in costs:
+            costs[kind, to] = take_cost(v["row_tallies"][to], [kind], limit, top_kind)
+        return costs[kind, to]
+
     for card in v["hand"]:
-        back = take_cost(mine, [card["kind"]], limit, top_kind)
+        back = cost(card["kind"], seat)
         for to in range(v["players"]):
             if to == seat:
                 continue
-            harm = take_cost(v["row_tallies"][to], [card["kind"]], limit, top_kind)
+            harm = cost(card["kind"], to)
             score = 0.5 * min(harm, 50.0) - RETURN_RISK * back + rng.random()
             options.append((score, (card, to)))
     card, to = _best(options, rng)
@@ -118,7 +123,9 @@ def _answer(v: dict[str, Any], seat: int, rng: random.Random, legal: list[Action
     def avg_cost(kinds: list[str]) -> float:
         if not kinds:
             return 0.0
-        return sum(take_cost(mine, [k], limit, top_kind) for k in kinds) / len(kinds)
+        each = Counter(kinds)  # the pool holds many copies of few kinds: weigh each kind once
+        total = sum(n * take_cost(mine, [k], limit, top_kind) for k, n in each.items())
+        return total / len(kinds)
 
     costs = {
         "true": (1 - p_true) * avg_cost(other),

@@ -43,7 +43,11 @@ def _cards(state: State, ids: list[int]) -> list[dict[str, Any]]:
 
 
 def _tally(state: State, seat: int) -> dict[str, int]:
-    return {s: R.species_count(state, seat, s) for s in C.SPECIES}
+    tally = dict.fromkeys(C.SPECIES, 0)
+    kinds = state["kinds"]
+    for card in state["rows"][seat]:
+        tally[C.species_of(kinds[card])] += 1  # rows never hold special cards
+    return tally
 
 
 def _chain(chain: list[dict[str, Any]]) -> list[dict[str, Any]]:

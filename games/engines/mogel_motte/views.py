@@ -13,16 +13,20 @@ from typing import Any
 
 from games.engines.core import State, Waiting
 from games.engines.mogel_motte import rules
-from games.engines.mogel_motte.cards import KINDS, LABELS, PENALTY
+from games.engines.mogel_motte.cards import KINDS, LABELS, PENALTY, decode
+
+_ORDER = {kind: i for i, kind in enumerate(KINDS)}
 
 
 def _cards(state: State, cards: list[int]) -> list[dict[str, Any]]:
-    return [rules.face(state, c) for c in cards]
+    # rules.face, inlined: the discard pile makes this the view's hot loop
+    kinds, values = decode(state["deck"])
+    return [{"id": c, "kind": kinds[c], "value": values[c]} for c in cards]
 
 
 def _sorted(state: State, cards: list[int]) -> list[dict[str, Any]]:
-    order = {kind: i for i, kind in enumerate(KINDS)}
-    ranked = sorted(cards, key=lambda c: (order[rules.kinds(state)[c]], rules.values(state)[c], c))
+    kinds, values = decode(state["deck"])
+    ranked = sorted(cards, key=lambda c: (_ORDER[kinds[c]], values[c], c))
     return _cards(state, ranked)
 
 
