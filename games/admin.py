@@ -286,7 +286,7 @@ class GameAdmin(ReadOnlyModelAdmin):
     def waiting_for(self, game: Game) -> str:
         if game.state is None or game.status != Game.Status.ACTIVE:
             return "—"
-        waiting = registry.get(game.engine).waiting_for(game.state)
+        waiting = registry.get(game.engine, game.rules_version).waiting_for(game.state)
         kind = f"{waiting.kind} {waiting.window}" if waiting.window else waiting.kind
         seats = ", ".join(str(s) for s in waiting.seats)
         return f"{kind} ({_('seats')} {seats})"
@@ -320,7 +320,7 @@ class GameAdmin(ReadOnlyModelAdmin):
             self.has_view_permission(request, game) and request.user.has_perm(EVENT_PERMISSION)
         ):
             raise PermissionDenied
-        engine = registry.get(game.engine)
+        engine = registry.get(game.engine, game.rules_version)
         steps = replays.full_replay(game)
         final = steps[-1]["state"]
         context = {

@@ -213,6 +213,7 @@ ROYAL_REASONS = {
     "row_limit": lambda: _("too many of one creature in their row"),
     "empty_hand": lambda: _("they had to offer and had no card"),
     "only_special_cards": lambda: _("only the special cards were left in the hands"),
+    "only_special_in_hand": lambda: _("they had to offer and held only special cards"),
     "offer_limit": lambda: _("after 500 offers, the longest row"),
 }
 
@@ -237,17 +238,21 @@ def _game_over(d: dict[str, Any], w: Words) -> str:
             "reason": reason_text(d.get("reason")),
             "winners": w.names(d.get("winners")),
         }
+    if "scores" in d:  # Mogel Motte
+        text = _("Game over. Penalty points: %(scores)s.") % {"scores": w.scores(d.get("scores"))}
+        if "winners" in d:  # since it carries the result (older games: a game_result event)
+            text += " " + _game_result({"result": d}, w)
+        return text
     if "winners" in d:  # Imperador
         return _("Game over: %(winners)s won (%(reason)s).") % {
             "winners": w.names(d.get("winners")),
             "reason": reason_text(d.get("reason")),
         }
-    if "scores" in d:  # Mogel Motte
-        return _("Game over. Penalty points: %(scores)s.") % {"scores": w.scores(d.get("scores"))}
     return _("Game over.")
 
 
 def _game_result(d: dict[str, Any], w: Words) -> str:
+    """Mogel Motte's second end event in games stored before it had only ``game_over``."""
     result = d.get("result")
     if not isinstance(result, dict):
         return _("Game over.")

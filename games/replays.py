@@ -10,7 +10,7 @@ from games.models import Event, Game
 
 def rebuild(game: Game) -> Any:
     """The state the event log produces from the seed; equal to ``game.state`` when nothing was lost."""
-    engine = registry.get(game.engine)
+    engine = registry.get(game.engine, game.rules_version)
     state = engine.setup(game.seats_count, game.options, game.seed)
     for row in Event.objects.filter(game=game).order_by("seq"):
         state, _ = engine.apply(state, row.seat, row.action)
@@ -19,7 +19,7 @@ def rebuild(game: Game) -> Any:
 
 def full_replay(game: Game) -> list[dict[str, Any]]:
     """Every step with the full state and every event, hidden or not. Only for finished games."""
-    engine = registry.get(game.engine)
+    engine = registry.get(game.engine, game.rules_version)
     state = engine.setup(game.seats_count, game.options, game.seed)
     steps = [
         {"seq": 0, "seat": None, "action": None, "events": [], "state": state, "reason": "setup"}

@@ -65,7 +65,7 @@ def game_payload(game: Game, user: Any) -> dict[str, Any]:
     }
     if game.state is None:
         return body
-    engine = registry.get(game.engine)
+    engine = registry.get(game.engine, game.rules_version)
     body["view"] = engine.view(game.state, seat)
     body["waiting_for"] = engine.waiting_for(game.state).to_public_dict()
     if seat is not None and game.status == Game.Status.ACTIVE:
@@ -131,7 +131,7 @@ def invitations_for(user: Any) -> QuerySet[Invitation]:
 def waiting_on(game: Game, seat: int | None) -> bool:
     if game.state is None or seat is None or game.status != Game.Status.ACTIVE:
         return False
-    engine = registry.get(game.engine)
+    engine = registry.get(game.engine, game.rules_version)
     return seat in engine.waiting_for(game.state).seats and bool(
         engine.legal_actions(game.state, seat)
     )

@@ -114,7 +114,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             "payload": payload,
             "groups": groups,
             "seat": seat,
-            "rules": registry.get(game.engine),
+            "rules": registry.get(game.engine, game.rules_version),
             "log": selectors.events_for(game, request.user, last=40),
             "may_join": game.status == Game.Status.LOBBY
             and seat is None
@@ -210,7 +210,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
             "step": steps[index],
             "index": index,
             "players": selectors.seat_names(game),
-            "final_view": registry.get(game.engine).view(game.state, None),
+            "final_view": registry.get(game.engine, game.rules_version).view(game.state, None),
         },
     )
 

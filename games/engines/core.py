@@ -14,7 +14,11 @@ An engine is a set of pure functions over a JSON-serialisable ``state`` dict:
 - ``waiting_for(state) -> Waiting``: a turn (one seat), a window (several seats at once)
   or nothing (the game is over).
 - ``result(state) -> dict | None``: ``None`` while the game runs.
-- ``bot_action(state, seat, rng) -> action``: a legal, sensible move.
+- ``bot_action(state, seat, rng) -> action``: a legal, sensible move. Every engine's bot
+  decides from ``(view, legal_actions, rng)`` only (:func:`bot_from_view`), so it cannot use
+  anything its seat may not know.
+- ``max_moves(players) -> int``: the longest possible game in applied actions (every turn,
+  window answer, timeout and out-of-turn move), derived from the rules' safety caps.
 - ``card_zones(state) -> dict[str, list[int]]``: every physical card id by zone, for the
   conservation check and for staff who read a game's full log.
 
@@ -164,6 +168,7 @@ class Engine(Protocol):
     min_players: int
     max_players: int
 
+    def max_moves(self, players: int) -> int: ...
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State: ...
     def legal_actions(self, state: State, seat: int) -> list[Action]: ...
     def apply(
@@ -174,6 +179,37 @@ class Engine(Protocol):
     def result(self, state: State) -> dict[str, Any] | None: ...
     def bot_action(self, state: State, seat: int, rng: random.Random) -> Action: ...
     def card_zones(self, state: State) -> dict[str, list[int]]: ...
+
+
+class UnknownRulesVersion(LookupError):
+    """A stored game's rules version that this code cannot play (or replay)."""
+
+    def __init__(self, slug: str, version: object, known: Iterable[int]) -> None:
+        self.slug = slug
+        self.version = version
+        self.known = tuple(known)
+        super().__init__(
+            f"{slug!r} has no rules version {version!r} here (known: {list(self.known)}); "
+            "a game keeps the rules it started with, so it cannot be loaded by this code."
+        )
+
+
+class Decide(Protocol):
+    """A bot's decision: from what its seat may know, never from the state."""
+
+    def __call__(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action: ...
+
+
+def bot_from_view(
+    engine: Engine, state: State, seat: int, rng: random.Random, decide: Decide
+) -> Action:
+    """``engine.bot_action`` for every engine: the bot gets the seat's view and legal actions,
+    so hidden information cannot reach it whatever the bot's code does."""
+    legal = engine.legal_actions(state, seat)
+    if not legal:
+        raise IllegalAction("no_move", "This seat has nothing to do now.")
+    action = decide(engine.view(state, seat), legal, rng)
+    return action if action in legal else rng.choice(legal)
 
 
 def working_copy(state: State) -> State:
@@ -194,6 +230,16 @@ def require_type(action: Any, allowed: Iterable[str]) -> str:
     if kind not in set(allowed):
         raise IllegalAction("unknown_action", f"'{kind}' is not an action in this game.")
     return kind
+
+
+def require_fields(
+    action: Mapping[str, Any], kind: str, fields: Mapping[str, Iterable[str]]
+) -> None:
+    """Refuses fields the action type does not have: a client sending them has misunderstood
+    something, and silently ignoring them would hide it."""
+    extra = set(action) - {"type"} - set(fields[kind])
+    if extra:
+        raise IllegalAction("unknown_field", f"Unexpected field(s) for '{kind}': {sorted(extra)}.")
 
 
 def int_field(action: Mapping[str, Any], name: str) -> int:

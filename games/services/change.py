@@ -104,7 +104,7 @@ class GameChange:
             raise GameNotFound() from None
         game = self.game
         self.now: datetime = timezone.now()
-        self.engine: Engine = registry.get(game.engine)
+        self.engine: Engine = registry.get(game.engine, game.rules_version)
         self.seats: list[Seat] = list(
             Seat.objects.filter(game=game).select_related("user").order_by("index")
         )

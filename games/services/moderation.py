@@ -56,7 +56,10 @@ def _log(actor: Any, action: str, reason: str, game_id: int | None = None, targe
 def _tell(user: User, kind: str, text: Any, game: Game) -> None:
     """An in-app notice in the player's language: names the table, never a card."""
     with translation.override(user.language or settings.LANGUAGE_CODE):
-        message = str(text) % {"game": registry.get(game.engine).name, "id": game.pk}
+        message = str(text) % {
+            "game": registry.get(game.engine, game.rules_version).name,
+            "id": game.pk,
+        }
     notify(user, kind, message, reverse("games:table", args=[game.pk]), game.pk)
 
 

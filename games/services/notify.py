@@ -110,7 +110,9 @@ def seat_handed_to_bot(game: Game, seat: Seat) -> None:
         notify(
             seat.user,
             Notification.Kind.SEAT_TO_BOT,
-            _say(seat.user, text, game=registry.get(game.engine).name, id=game.pk),
+            _say(
+                seat.user, text, game=registry.get(game.engine, game.rules_version).name, id=game.pk
+            ),
             _table(game),
             game.pk,
         )
@@ -121,7 +123,9 @@ def invited(game: Game, invitee: User, host: User) -> None:
     notify(
         invitee,
         Notification.Kind.INVITATION,
-        _say(invitee, text, host=host.name, game=registry.get(game.engine).name),
+        _say(
+            invitee, text, host=host.name, game=registry.get(game.engine, game.rules_version).name
+        ),
         _table(game),
         game.pk,
     )
@@ -135,7 +139,7 @@ def nudge(user: User, game_id: int) -> str:
         raise NotAllowed(_("You are not playing at this table."))
     if game.status != Game.Status.ACTIVE:
         raise NotActive(_("This game is not in play."))
-    engine = registry.get(game.engine)
+    engine = registry.get(game.engine, game.rules_version)
     if game.wait_kind != "turn" or game.wait_seat is None:
         raise GameError(
             _("You can nudge a player whose turn it is, not during a window."), "not_a_turn"
@@ -177,7 +181,7 @@ def send_due_reminders(now: Any = None) -> int:
         span = game.window_seconds if game.wait_kind == "window" else game.move_seconds
         if now < game.deadline_at - timedelta(seconds=(1 - REMINDER_AT) * span):
             continue
-        waiting = registry.get(game.engine).waiting_for(game.state)
+        waiting = registry.get(game.engine, game.rules_version).waiting_for(game.state)
         with transaction.atomic():
             for seat in game.seats.select_related("user").filter(
                 index__in=waiting.seats, is_bot=False, user__isnull=False
@@ -197,7 +201,7 @@ def send_due_reminders(now: Any = None) -> int:
                     _say(
                         seat.user,
                         text,
-                        game=registry.get(game.engine).name,
+                        game=registry.get(game.engine, game.rules_version).name,
                         id=game.pk,
                         left=_say(seat.user, N_("%(m)d min"), m=left),
                     ),

@@ -16,9 +16,6 @@ from games.services.change import GameChange, same_wait
 
 HANDOVER_AFTER_TIMEOUTS = 3
 MAX_TURN_MOVES = 20
-# A play-out with no human left that passes the engine's longest possible game (or this,
-# for an engine that does not say) is ended as abandoned rather than run for ever.
-DEFAULT_MAX_MOVES = 5000
 
 
 @dataclass
@@ -118,19 +115,15 @@ def _count_timeout(change: GameChange, seat: Seat) -> None:
 
 
 def _play_out(change: GameChange) -> None:
-    limit = _max_moves(change)
-    if change.game.version >= limit:
+    # A play-out past the engine's longest possible game can only be a bug: the game is ended
+    # as abandoned rather than run for ever.
+    if change.game.version >= change.engine.max_moves(change.game.seats_count):
         change.game.status = Game.Status.ABORTED
         change.game.finished_at = change.now
         change.game.result = {"abandoned": True, "reason": "no human left; move limit reached"}
         change.touch()
         return
     change.settle_bots(everyone=True)
-
-
-def _max_moves(change: GameChange) -> int:
-    declared = getattr(change.engine, "max_moves", None)
-    return declared(change.game.seats_count) if callable(declared) else DEFAULT_MAX_MOVES
 
 
 def seat_reclaim(user: Any, game_id: int) -> Seat:

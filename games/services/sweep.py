@@ -47,7 +47,8 @@ def sweep_due(budget_seconds: float = SWEEP_BUDGET_SECONDS) -> int:
                 due_games()
                 .exclude(pk__in=seen)
                 .select_for_update(skip_locked=True, no_key=True)
-                .order_by("deadline_at")
+                # healthy games first: a game that keeps failing never delays the others
+                .order_by("sweep_failures", "deadline_at")
                 .values_list("pk", flat=True)
                 .first()
             )

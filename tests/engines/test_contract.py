@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import copy
+import functools
+import importlib
 import json
 import random
 
@@ -10,7 +12,7 @@ import pytest
 
 from games.engines.core import Event, IllegalAction, Waiting
 from games.engines.registry import ENGINES
-from tests.engines.playthrough import canonical, play, positions, scrambler
+from tests.engines.playthrough import canonical, package_of, play, positions, scrambler
 
 CASES = [
     pytest.param(engine, players, id=f"{slug}-{players}p")
@@ -21,7 +23,16 @@ GAMES_PER_CASE = 6
 
 
 def runs(engine, players, policy="mixed", count=GAMES_PER_CASE):
-    return [play(engine, players, seed=1000 * players + k, policy=policy) for k in range(count)]
+    return list(_runs(engine.slug, players, policy, count))
+
+
+@functools.cache
+def _runs(slug, players, policy, count):
+    """Shared by the tests below (none changes a playthrough): each game is played once."""
+    engine = ENGINES[slug]
+    return tuple(
+        play(engine, players, seed=1000 * players + k, policy=policy) for k in range(count)
+    )
 
 
 def forged_variants(action):
@@ -143,3 +154,101 @@ def test_waiting_seats_have_moves_and_the_public_waiting_list_is_well_formed(eng
                 )
             public_waiting = waiting.to_public_dict()
             assert json.loads(json.dumps(public_waiting)) == public_waiting
+
+
+# --- the firmer contract (issue 11) --------------------------------------------------------------
+
+
+def vandalise(value):
+    """Changes every list and dict inside ``value``, as a careless caller might."""
+    if isinstance(value, dict):
+        for item in list(value.values()):
+            vandalise(item)
+        value["vandal"] = True
+    elif isinstance(value, list):
+        for item in list(value):
+            vandalise(item)
+        value.append("vandal")
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_changing_what_view_result_and_legal_actions_return_never_changes_the_game(engine, players):
+    for run in runs(engine, players, count=2):
+        for state in positions(run):
+            before = canonical(state)
+            calls = [(engine.view, (state, s)) for s in [None, *range(players)]]
+            calls += [(engine.legal_actions, (state, s)) for s in range(players)]
+            calls.append((engine.result, (state,)))
+            for function, args in calls:
+                first = function(*args)
+                expected = canonical(first)
+                vandalise(first)
+                assert canonical(state) == before, "a caller's change reached the state"
+                assert canonical(function(*args)) == expected, "a caller's change came back"
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_an_action_with_a_field_its_type_does_not_have_is_refused(engine, players):
+    for run in runs(engine, players, count=2):
+        for state in positions(run):
+            before = canonical(state)
+            for seat in range(players):
+                for action in engine.legal_actions(state, seat):
+                    with pytest.raises(IllegalAction) as caught:
+                        engine.apply(state, seat, {**action, "note": "hello"})
+                    assert caught.value.code == "unknown_field", (action, caught.value)
+            if engine.waiting_for(state).kind == "window":
+                with pytest.raises(IllegalAction) as caught:
+                    engine.apply(state, None, {"type": "timeout", "why": "late"})
+                assert caught.value.code == "unknown_field"
+            assert canonical(state) == before
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_no_game_is_longer_than_the_engines_declared_longest_game(engine, players):
+    bound = engine.max_moves(players)
+    assert isinstance(bound, int) and bound > 0
+    longest = 0
+    for policy in ("bot", "random", "mixed"):
+        for run in runs(engine, players, policy=policy):
+            longest = max(longest, len(run.steps))
+    assert longest <= bound, f"a game took {longest} moves, max_moves says {bound}"
+
+
+def _bot_module(engine):
+    return importlib.import_module(f"games.engines.{package_of(engine)}.bot")
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_the_bot_decides_from_its_seats_view_and_legal_actions_only(engine, players):
+    decide = _bot_module(engine).decide
+    scramble = scrambler(engine)
+    rng = random.Random(11 * players)
+    compared = 0
+    for run in runs(engine, players, count=2):
+        for state in positions(run):
+            if engine.result(state) is not None:
+                continue
+            for seat in range(players):
+                legal = engine.legal_actions(state, seat)
+                if not legal:
+                    continue
+                key = rng.randrange(10**6)
+                chosen = engine.bot_action(state, seat, random.Random(key))
+                view = engine.view(state, seat)
+                assert decide(view, legal, random.Random(key)) == chosen
+                # Everything the seat may not know, changed: the same decision.
+                other = scramble(copy.deepcopy(state), seat, rng)
+                assert engine.bot_action(other, seat, random.Random(key)) == chosen
+                compared += 1
+    assert compared >= 50
+
+
+@pytest.mark.parametrize("engine", [ENGINES[slug] for slug in sorted(ENGINES)], ids=sorted(ENGINES))
+def test_every_engine_names_its_starting_seat_option_first_seat(engine):
+    assert engine.start_option == "first_seat"
+    for seat in range(engine.min_players):
+        chosen = engine.setup(engine.min_players, {"first_seat": seat}, 5)
+        assert engine.waiting_for(chosen).seats == (seat,)
+    with pytest.raises(IllegalAction):
+        engine.setup(engine.min_players, {"first_seat": engine.min_players}, 5)

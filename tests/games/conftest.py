@@ -4,6 +4,7 @@ import pytest
 
 from accounts.services import friendship_create
 from games import services
+from tests.games.worker import Worker, flush_broker
 
 
 @pytest.fixture
@@ -30,3 +31,13 @@ def started(trio):
         return game
 
     return start
+
+
+@pytest.fixture
+def worker(tmp_path):
+    """A real Celery worker with beat (sweeping every second) on the test Redis and database."""
+    flush_broker()
+    proc = Worker(tmp_path)
+    proc.start()
+    yield proc
+    proc.stop()

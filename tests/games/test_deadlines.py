@@ -16,15 +16,6 @@ from tests.games.worker import Worker, flush_broker, wait_for
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-@pytest.fixture
-def worker(tmp_path):
-    flush_broker()
-    proc = Worker(tmp_path)
-    proc.start()
-    yield proc
-    proc.stop()
-
-
 def _due_in(game: Game, seconds: float) -> Game:
     Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() + timedelta(seconds=seconds))
     game.refresh_from_db()

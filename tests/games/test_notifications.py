@@ -362,3 +362,21 @@ def test_opening_the_table_marks_its_notifications_read(started):
     assert not Notification.objects.filter(
         user=user, game_id=game.pk, read_at__isnull=True
     ).exists()
+
+
+def test_a_turn_email_is_skipped_once_its_wait_is_over_or_its_notice_read(started):
+    game = turn_game(started)
+    seat, user = waited_user(game)
+    note = Notification.objects.get(user=user, kind=Notification.Kind.YOUR_TURN)
+    assert note.wait_seq == game.wait_seq
+    services.act(user, game.pk, game.version_for(seat), next_human_move(game, random.Random(2))[1])
+    assert send_notification_email(note.pk) == "skip", "the turn it announced is over"
+    game.refresh_from_db()
+    _waited_seat, waited = waited_user(game)
+    fresh = Notification.objects.filter(user=waited, kind=Notification.Kind.YOUR_TURN).latest(
+        "created_at"
+    )
+    assert fresh.wait_seq == game.wait_seq
+    notifications.mark_read(waited, [fresh.pk])
+    assert send_notification_email(fresh.pk) == "skip", "read in the app already"
+    assert mail.outbox == []

@@ -252,3 +252,19 @@ def test_a_called_card_tells_who_takes_it():
     }
     text = history.sentence(event, ["Anouk", "Bertil", "Cosima"])
     assert text == "Anouk called “rat” a lie and was wrong — it was royal rat. Anouk takes it."
+
+
+def test_a_mogel_motte_game_ends_in_one_sentence_with_penalty_points_and_winners():
+    names = ["Anouk", "Bertil", "Cosima"]
+    result = {"winners": [2], "losers": [0, 1], "scores": [9, 7, 3], "reason": "3 rounds played"}
+    text = history.sentence({"kind": "game_over", "data": result}, names)
+    assert text.startswith("Game over. Penalty points:") and "Winner: Cosima" in text
+    # games stored before the end was one event still read as they did
+    old = history.sentence({"kind": "game_result", "data": {"result": result}}, names)
+    assert old == "Winner: Cosima (lowest total)."
+
+
+def test_a_cockroach_player_left_with_special_cards_only_loses_in_words():
+    data = {"winners": [1, 2], "losers": [0], "reason": "only_special_in_hand", "detail": "x"}
+    text = history.sentence({"kind": "game_over", "data": data}, ["Anouk", "Bertil", "Cosima"])
+    assert "held only special cards" in text and "Anouk lost" in text

@@ -134,31 +134,35 @@ def test_each_player_gets_one_notice_per_wait_over_a_whole_game(started, engine)
 
 
 def test_a_seat_handed_to_the_bot_for_missed_turns_is_taken_back_and_plays_again(started):
-    game = started("cockroach-poker-royal")
+    game = started("mogel-motte")  # long games: three rounds
     alice, bob = seat_users(game)[0], seat_users(game)[1]
     services.seat_to_bot(alice, game.pk, 1, "test: a moderator's hand-over")
     with pytest.raises(GameError) as refused:
         services.seat_reclaim(bob, game.pk)
     assert refused.value.code == "not_reclaimable"
-    game.refresh_from_db()
-    for _ in range(60):  # alice misses her turns until the bot takes her seat (the real path)
+
+    def alices_turn(g: Game) -> bool:
+        return waiting(g).kind == "turn" and waiting(g).seats == (0,)
+
+    rng = random.Random(2)
+    for _ in range(300):  # alice is away: every wait on her times out, until the bot has her seat
         seat = Seat.objects.get(game=game, index=0)
         if seat.is_bot:
             break
         game.refresh_from_db()
-        if waiting(game).seats == (0,):
+        if 0 in waiting(game).seats:
             services.force_deadline(game.created_by, game.pk, "test: alice is away")
         else:
-            play_one(game, random.Random(2))
+            play_one(game, rng)
     seat = Seat.objects.get(game=game, index=0)
     assert seat.is_bot and seat.bot_reason == "timeouts"
     services.seat_reclaim(alice, game.pk)
     seat.refresh_from_db()
     assert not seat.is_bot and seat.consecutive_timeouts == 0
-    game = drive_until(
-        game, lambda g: g.status != Game.Status.ACTIVE or waiting(g).seats == (0,), random.Random(4)
-    )
-    assert game.status == Game.Status.ACTIVE
+    game = drive_until(game, alices_turn, random.Random(4))
+    assert Notification.objects.filter(
+        user=alice, kind=Notification.Kind.YOUR_TURN, wait_seq=game.wait_seq
+    ).exists()
     moves_before = Event.objects.filter(game=game, seat=0, reason="move").count()
     play_one(game, random.Random(6))
     assert Event.objects.filter(game=game, seat=0, reason="move").count() == moves_before + 1

@@ -11,7 +11,7 @@ Actions (all fields required):
 - ``{"type": "name", "cards": [id, ...]}``: the taker of a special card names the cards
   that go into their row, in order.
 
-Error codes: ``malformed``, ``unknown_action``, ``bad_choice``, ``game_over``,
+Error codes: ``malformed``, ``unknown_action``, ``unknown_field``, ``bad_choice``, ``game_over``,
 ``not_your_turn``, ``wrong_phase``, ``not_in_hand``, ``bad_target``, ``must_call``,
 ``bad_naming``, ``no_window``.
 """
@@ -31,12 +31,20 @@ from games.engines.core import (
     private,
     public,
     require,
+    require_fields,
     require_type,
     str_field,
-    working_copy,
 )
 
-ACTION_TYPES = ("offer", "call", "peek", "pass", "name", "timeout")
+FIELDS: dict[str, tuple[str, ...]] = {
+    "offer": ("card", "to", "claim"),
+    "call": ("says",),
+    "peek": (),
+    "pass": ("to", "claim"),
+    "name": ("cards",),
+    "timeout": (),
+}
+ACTION_TYPES = tuple(FIELDS)
 SAYS = ("true", "false")
 
 
@@ -74,6 +82,7 @@ def legal_actions(state: State, seat: Any) -> list[Action]:
 
 def apply(state: State, seat: Any, action: Any) -> tuple[State, list[Event]]:
     kind = require_type(action, ACTION_TYPES)
+    require_fields(action, kind, FIELDS)
     if kind == "timeout":
         raise IllegalAction("no_window", "This game has no reaction windows to close.")
     require(state["result"] is None, "game_over", "The game is over.")
@@ -83,7 +92,7 @@ def apply(state: State, seat: Any, action: Any) -> tuple[State, list[Event]]:
         "It is not your turn.",
     )
     handler = {"offer": _offer, "call": _call, "peek": _peek, "pass": _pass, "name": _name}[kind]
-    new = working_copy(state)
+    new = R.copy_state(state)
     events: list[Event] = []
     handler(new, seat, action, events)
     return new, events

@@ -1,6 +1,6 @@
-"""A sensible player. It decides from the seat's own view only (public rows, own hand,
-the card in transit if it has seen it, everybody's public record of true claims), so it
-can never use hidden information. It bluffs sometimes and calls by estimated odds."""
+"""A sensible player. ``decide`` gets the seat's view and legal actions only (public rows,
+own hand, the card in transit if it has seen it, everybody's public record of true claims),
+so it can never use hidden information. It bluffs sometimes and calls by estimated odds."""
 
 from __future__ import annotations
 
@@ -8,10 +8,8 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.engines.cockroach_poker import actions as A
 from games.engines.cockroach_poker import cards as C
-from games.engines.cockroach_poker import views as V
-from games.engines.core import Action, IllegalAction, State
+from games.engines.core import Action
 
 HONEST = 0.45  # how often the bot tells the truth when it can
 RETURN_RISK = 0.35  # rough chance a card the bot gives away comes back to it
@@ -27,14 +25,11 @@ def _weight(count: int, limit: int) -> float:
     return float(count * count)
 
 
-def _score(tally: dict[str, int], limit: int) -> float:
-    return sum(_weight(c, limit) for c in tally.values())
-
-
 def take_cost(tally: dict[str, int], kinds: list[str], limit: int, top: str | None) -> float:
     """How much worse a row gets when ``kinds`` go into it in order (royal penalties
-    included: the first one takes the known face-up card, later ones are guessed)."""
-    after = dict(tally)
+    included: the first one takes the known face-up card, later ones are guessed). Only the
+    species that change are weighed (the bot's hot path)."""
+    after: dict[str, int] = {}
     extra = 0.0
     queue = list(kinds)
     while queue:
@@ -43,16 +38,18 @@ def take_cost(tally: dict[str, int], kinds: list[str], limit: int, top: str | No
         if species is None:
             extra += SPECIAL_COST
             continue
-        after[species] += 1
-        if after[species] >= limit:
+        count = after.get(species, tally[species]) + 1
+        if count >= limit:
             return 1000.0
+        after[species] = count
         if C.is_royal(kind):
             if top is not None:
                 queue.insert(0, top)
                 top = None
             else:
                 extra += UNKNOWN_PENALTY_COST
-    return _score(after, limit) - _score(tally, limit) + extra
+    change = sum(_weight(n, limit) - _weight(tally[s], limit) for s, n in after.items())
+    return change + extra
 
 
 def unknown_pool(v: dict[str, Any]) -> Counter[str]:
@@ -87,14 +84,20 @@ def _best(options: list[tuple[float, Any]], rng: random.Random) -> Any:
 def _offer(v: dict[str, Any], seat: int, rng: random.Random) -> Action:
     limit, top = v["limit"], v["penalty"]["top"]
     top_kind = top["kind"] if top else None
-    mine = v["row_tallies"][seat]
     options = []
+    costs: dict[tuple[str, int], float] = {}  # a hand holds several cards of a kind
+
+    def cost(kind: str, to: int) -> float:
+        if (kind, to) not in costs:
+            costs[kind, to] = take_cost(v["row_tallies"][to], [kind], limit, top_kind)
+        return costs[kind, to]
+
     for card in v["hand"]:
-        back = take_cost(mine, [card["kind"]], limit, top_kind)
+        back = cost(card["kind"], seat)
         for to in range(v["players"]):
             if to == seat:
                 continue
-            harm = take_cost(v["row_tallies"][to], [card["kind"]], limit, top_kind)
+            harm = cost(card["kind"], to)
             score = 0.5 * min(harm, 50.0) - RETURN_RISK * back + rng.random()
             options.append((score, (card, to)))
     card, to = _best(options, rng)
@@ -120,7 +123,9 @@ def _answer(v: dict[str, Any], seat: int, rng: random.Random, legal: list[Action
     def avg_cost(kinds: list[str]) -> float:
         if not kinds:
             return 0.0
-        return sum(take_cost(mine, [k], limit, top_kind) for k in kinds) / len(kinds)
+        each = Counter(kinds)  # the pool holds many copies of few kinds: weigh each kind once
+        total = sum(n * take_cost(mine, [k], limit, top_kind) for k, n in each.items())
+        return total / len(kinds)
 
     costs = {
         "true": (1 - p_true) * avg_cost(other),
@@ -156,18 +161,13 @@ def _name(v: dict[str, Any], seat: int, rng: random.Random, legal: list[Action])
     return _best(options, rng)
 
 
-def bot_action(state: State, seat: int, rng: random.Random) -> Action:
-    legal = A.legal_actions(state, seat)
-    if not legal:
-        raise IllegalAction("not_your_turn", "This seat has nothing to do now.")
-    v = V.view(state, seat)
+def decide(v: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    seat = v["seat"]
     phase = v["phase"]
     if phase == "offer":
-        action = _offer(v, seat, rng)
-    elif phase == "answer":
-        action = _answer(v, seat, rng, legal)
-    elif phase == "pass":
-        action = _pass(v, seat, rng)
-    else:
-        action = _name(v, seat, rng, legal)
-    return action if action in legal else rng.choice(legal)
+        return _offer(v, seat, rng)
+    if phase == "answer":
+        return _answer(v, seat, rng, legal)
+    if phase == "pass":
+        return _pass(v, seat, rng)
+    return _name(v, seat, rng, legal)

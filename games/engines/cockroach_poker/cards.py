@@ -12,6 +12,8 @@ NORMAL_PER_SPECIES = 8
 DECK_SIZE = len(SPECIES) * (NORMAL_PER_SPECIES + 1) + len(SPECIALS)  # 65
 
 OFFER_LIMIT = 500
+# 2: a player who must offer holding only special cards loses (rules version 1 played on).
+RULES_VERSION = 2
 
 
 def royal_kind(species: str) -> str:

@@ -27,25 +27,33 @@ from games.engines.core import Event, IllegalAction, Rng, State, public
 
 GAME = "cockroach-poker-royal"
 RECENT_ROUNDS = 5
+START_OPTION = "first_seat"
+LEGACY_START_OPTION = "first"
 
 
-def setup(players: int, options: Any, seed: int) -> State:
+def setup(players: int, options: Any, seed: int, rules_version: int = C.RULES_VERSION) -> State:
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
         raise IllegalAction("bad_players", "Cockroach Poker Royal is for 2 to 6 players.")
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
         raise IllegalAction("bad_option", "Options must be an object.")
-    unknown = set(options) - {"first"}
+    unknown = set(options) - {START_OPTION, LEGACY_START_OPTION}
     if unknown:
         raise IllegalAction("bad_option", f"Unknown options: {sorted(unknown)}.")
-    state: State = {"game": GAME, "rules_version": 1, "players": players, "rng": Rng.initial(seed)}
+    state: State = {
+        "game": GAME,
+        "rules_version": rules_version,
+        "players": players,
+        "rng": Rng.initial(seed),
+    }
     rng = Rng(state)
-    first = options.get("first")
+    # Tables stored before the option had one name across games say "first".
+    first = options.get(START_OPTION, options.get(LEGACY_START_OPTION))
     if first is None:
         first = rng.randrange(players)
     elif isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-        raise IllegalAction("bad_option", "'first' must be a seat number.")
+        raise IllegalAction("bad_option", f"'{START_OPTION}' must be a seat number.")
     kinds = C.deck_kinds()
     rng.shuffle(kinds)  # ids never map to a kind across games
     order = list(range(C.DECK_SIZE))
@@ -78,6 +86,28 @@ def setup(players: int, options: Any, seed: int) -> State:
         result=None,
     )
     return state
+
+
+def copy_state(state: State) -> State:
+    """``apply``'s working copy: every list and dict an action may change is copied; the
+    rest is shared (a deep copy of the whole state was most of a move's cost). Shared, never
+    changed after they are made: ``kinds``, ``result``, the entries of ``recent`` and the
+    links of a round's chain."""
+    new = dict(state)
+    new["rng"] = dict(state["rng"])
+    new["hands"] = [list(hand) for hand in state["hands"]]
+    new["rows"] = [list(row) for row in state["rows"]]
+    new["penalty"] = list(state["penalty"])
+    rnd = state["round"]
+    if rnd is not None:
+        new["round"] = {**rnd, "chain": list(rnd["chain"]), "seen": list(rnd["seen"])}
+    new["tasks"] = [
+        {**task, "cards": list(task["cards"])} if "cards" in task else dict(task)
+        for task in state["tasks"]
+    ]
+    new["honesty"] = [dict(record) for record in state["honesty"]]
+    new["recent"] = list(state["recent"])
+    return new
 
 
 def card_out(state: State, card: int) -> dict[str, Any]:
@@ -149,6 +179,17 @@ def begin_round(state: State, seat: int, events: list[Event]) -> None:
             seat,
             "only_special_cards",
             f"Only the special cards are left in hands; seat {seat} had to offer.",
+            events,
+        )
+        return
+    if state["rules_version"] >= 2 and all(C.is_special(kinds[c]) for c in hands[seat]):
+        # Decided in rules version 2: a lone special card would otherwise go back and forth
+        # (every receiver calls it right) until the 500-offer cap.
+        finish(
+            state,
+            seat,
+            "only_special_in_hand",
+            f"Seat {seat} must offer and holds only special cards.",
             events,
         )
         return

@@ -18,6 +18,14 @@ def waiting_for(state: State) -> Waiting:
     return Waiting.turn(state["active"], step=(state["offers"], phase))
 
 
+def result(state: State) -> dict[str, Any] | None:
+    """A fresh copy: a caller changing it never changes the state."""
+    res = state["result"]
+    if res is None:
+        return None
+    return {k: list(v) if isinstance(v, list) else v for k, v in res.items()}
+
+
 def card_zones(state: State) -> dict[str, list[int]]:
     zones: dict[str, list[int]] = {}
     for seat in range(state["players"]):
@@ -38,7 +46,11 @@ def _cards(state: State, ids: list[int]) -> list[dict[str, Any]]:
 
 
 def _tally(state: State, seat: int) -> dict[str, int]:
-    return {s: R.species_count(state, seat, s) for s in C.SPECIES}
+    tally = dict.fromkeys(C.SPECIES, 0)
+    kinds = state["kinds"]
+    for card in state["rows"][seat]:
+        tally[C.species_of(kinds[card])] += 1  # rows never hold special cards
+    return tally
 
 
 def _chain(chain: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -125,7 +137,7 @@ def view(state: State, seat: int | None) -> dict[str, Any]:
             penalty_pile=_cards(state, state["penalty"]),
             named_not_placed=_cards(state, card_zones(state)["named_not_placed"]),
             recent=[_past_round(p, True) for p in state["recent"]],
-            result=dict(state["result"]),
+            result=result(state),
         )
         return out
     out["seat"] = seat

@@ -12,7 +12,7 @@ import random
 from collections import Counter
 from typing import Any
 
-from games.engines.core import Action, State
+from games.engines.core import Action
 from games.engines.imperador.cards import band_of, band_values
 
 LIE_RATE = 0.3
@@ -36,11 +36,8 @@ def _laid_values(view: dict[str, Any]) -> set[int]:
     return {lay["cards"][0]["value"] for entry in view["seats"] for lay in entry["laid"]}
 
 
-def choose(engine: Any, state: State, seat: int, rng: random.Random) -> Action:
-    legal = engine.legal_actions(state, seat)
-    if not legal:
-        raise ValueError(f"seat {seat} has no legal action")
-    view = engine.view(state, seat)
+def decide(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    seat = view["viewer"]
     kind = legal[0]["type"]
     mine = _values(view["hand"])
     singles = sorted(v for v, n in mine.items() if n == 1)

@@ -14,6 +14,8 @@ from games.engines.core import Rng, State
 
 MAX_TURNS = 60
 HAND_SIZE = 4
+# 2: the 3-player reign limit only when nobody raised; a fox emperor's gifts are public.
+RULES_VERSION = 2
 
 
 def band_values(band: int) -> tuple[int, int]:
@@ -79,8 +81,34 @@ def new_turn(players: int) -> dict[str, Any]:
     }
 
 
-def deal(players: int, first: int | None, seed: int) -> State:
-    state: State = {"rng": Rng.initial(seed)}
+def rules_of(state: State) -> int:
+    """The rules version a game started with (states from before versions were kept: 1)."""
+    return state.get("rules_version", 1)
+
+
+def copy_state(state: State) -> State:
+    """``apply``'s working copy: every list and dict an action may change is copied; the
+    rest is shared (a deep copy of the whole state was most of a move's cost). Shared, never
+    changed after they are made: ``cards``, the entries of ``hidden`` and ``laid``, the
+    turn's ``exchanges`` entries, ``queue`` steps and ``giving``."""
+    new = dict(state)
+    new["rng"] = dict(state["rng"])
+    new["hands"] = [list(hand) for hand in state["hands"]]
+    new["hidden"] = [list(entries) for entries in state["hidden"]]
+    new["laid"] = [list(entries) for entries in state["laid"]]
+    for key in ("grid", "seen", "sheep", "foxes"):
+        new[key] = list(state[key])
+    turn = dict(state["turn"])
+    for key in ("asked", "answers", "shown", "downs", "raised", "liars", "queue", "exchanges"):
+        turn[key] = list(turn[key])
+    if turn["revealed"] is not None:
+        turn["revealed"] = dict(turn["revealed"])
+    new["turn"] = turn
+    return new
+
+
+def deal(players: int, first: int | None, seed: int, rules_version: int = RULES_VERSION) -> State:
+    state: State = {"rules_version": rules_version, "rng": Rng.initial(seed)}
     rng = Rng(state)
     kinds: list[list[Any]] = [["number", v] for v in range(1, 2 * players + 1) for _ in range(2)]
     kinds += [["object", b] for b in range(1, players + 1) for _ in range(2)]

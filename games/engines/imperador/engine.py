@@ -11,28 +11,39 @@ from games.engines.core import (
     Event,
     State,
     Waiting,
+    bot_from_view,
     int_field,
     public,
     require,
+    require_fields,
     require_type,
     str_field,
-    working_copy,
 )
 from games.engines.imperador import bot, rules, views
-from games.engines.imperador.cards import band_values, deal, pairs_in_band
-
-ACTION_TYPES = (
-    "announce",
-    "hand",
-    "pick",
-    "give",
-    "name",
-    "take",
-    "reveal",
-    "lay",
-    "successor",
-    "timeout",
+from games.engines.imperador.cards import (
+    MAX_TURNS,
+    RULES_VERSION,
+    band_values,
+    copy_state,
+    deal,
+    pairs_in_band,
 )
+
+FIELDS: dict[str, tuple[str, ...]] = {
+    "announce": ("band",),
+    "hand": ("choice",),
+    "pick": ("seat",),
+    "give": ("card",),
+    "name": ("value",),
+    "take": ("card",),
+    "reveal": ("slot",),
+    "lay": ("value",),
+    "successor": ("seat",),
+    "timeout": (),
+}
+ACTION_TYPES = tuple(FIELDS)
+START_OPTION = "first_seat"
+LEGACY_START_OPTION = "first_emperor"  # its name before every engine used "first_seat"
 EMPEROR_PHASES = {
     "announce": ("announce", "band"),
     "pick": ("pick", "seat"),
@@ -77,11 +88,22 @@ def window_open_for(state: State, seat: int) -> bool:
 class ImperadorEngine:
     slug = "imperador"
     # The option naming who starts; the table's creator may pick it (a [D] of the rules).
-    start_option = "first_emperor"
+    start_option = START_OPTION
     name = "Imperador"
-    rules_version = 1
     min_players = 3
     max_players = 6
+
+    def __init__(self, rules_version: int = RULES_VERSION) -> None:
+        # The version new games get from ``setup``; a state keeps its own and the changed
+        # rules read it there, so any instance plays an older game by its own rules.
+        self.rules_version = rules_version
+
+    def max_moves(self, players: int) -> int:
+        """Per turn: announce, one answer per asked seat (or fewer and the timeout), pick or
+        name, a take and a give per exchange (at most ``players - 1`` in case (c)), reveal,
+        lay, successor. At most ``MAX_TURNS`` turns."""
+        per_turn = 1 + (players - 1) + 1 + 2 * (players - 1) + 3
+        return MAX_TURNS * per_turn
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         require(
@@ -90,16 +112,16 @@ class ImperadorEngine:
             "Imperador is played by 3 to 6 players.",
         )
         options = dict(options or {})
-        unknown = set(options) - {"first_emperor"}
+        unknown = set(options) - {START_OPTION, LEGACY_START_OPTION}
         require(not unknown, "bad_option", f"Unknown options: {sorted(unknown)}.")
-        first = options.get("first_emperor")
+        first = options.get(START_OPTION, options.get(LEGACY_START_OPTION))
         if first is not None:
             require(
                 isinstance(first, int) and not isinstance(first, bool) and 0 <= first < players,
                 "bad_option",
-                "first_emperor must be a seat number.",
+                f"{START_OPTION} must be a seat number.",
             )
-        return deal(players, first, seed)
+        return deal(players, first, seed, self.rules_version)
 
     # --- what may be done -------------------------------------------------------------------
 
@@ -127,12 +149,13 @@ class ImperadorEngine:
 
     def apply(self, state: State, seat: int | None, action: Action) -> tuple[State, list[Event]]:
         kind = require_type(action, ACTION_TYPES)
+        require_fields(action, kind, FIELDS)
         require(state["phase"] != "over", "game_over", "The game is over.")
         events: list[Event] = []
         if seat is None:
             require(kind == "timeout", "system_only_timeout", "The system can only close windows.")
             require(state["phase"] == "hands", "no_window", "No window is open.")
-            new = working_copy(state)
+            new = copy_state(state)
             events.append(public("hands_window_timed_out"))
             rules.close_hands(new, events)
             return new, events
@@ -145,7 +168,7 @@ class ImperadorEngine:
         if kind == "hand":
             require(window_open_for(state, seat), "not_asked", "You are not asked to answer now.")
             choice = str_field(action, "choice", ("raise", "down"))
-            new = working_copy(state)
+            new = copy_state(state)
             rules.answer(new, events, seat, choice)
             return new, events
         require(
@@ -157,7 +180,7 @@ class ImperadorEngine:
         require(kind == expected, "wrong_step", f"Now the emperor must '{expected}'.")
         value = int_field(action, field)
         require(value in emperor_choices(state), "not_allowed", f"That {field} is not allowed now.")
-        new = working_copy(state)
+        new = copy_state(state)
         step = getattr(rules, {"successor": "hand_over"}.get(kind, kind))
         step(new, events, value)
         return new, events
@@ -171,7 +194,7 @@ class ImperadorEngine:
         return rules.result_of(state)
 
     def bot_action(self, state: State, seat: int, rng: random.Random) -> Action:
-        return bot.choose(self, state, seat, rng)
+        return bot_from_view(self, state, seat, rng, bot.decide)
 
     def card_zones(self, state: State) -> dict[str, list[int]]:
         zones: dict[str, list[int]] = {}

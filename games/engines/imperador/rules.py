@@ -20,26 +20,38 @@ from games.engines.imperador.cards import (
     new_turn,
     object_band,
     pairs_in_band,
+    rules_of,
 )
 
 Events = list[Event]
 
 
 def transfer(state: State, events: Events, card: int, src: int, dst: int, how: str) -> None:
-    """Moves one number card between hands, keeping the fox-hand secrecy up to date."""
+    """Moves one number card between hands, keeping the fox-hand secrecy up to date.
+
+    A card is hidden from the others only when a fox-free emperor gives it to a fox holder
+    (decided): an emperor holding foxes shows his own hand, so whatever leaves or enters it
+    is public, and a gift of his lands face up in the fox holder's visible hand. Rules
+    version 1 games hid every gift to a fox holder, a fox emperor's included."""
     emperor = state["emperor"]
-    gift_to_fox = src == emperor and state["foxes"][dst] > 0
-    was_public = state["foxes"][src] > 0 and card not in hidden_ids(state, src)
+    foxes = state["foxes"]
+    hides = src == emperor and foxes[dst] > 0
+    if rules_of(state) >= 2:
+        hides = hides and foxes[emperor] == 0
+    was_public = foxes[src] > 0 and card not in hidden_ids(state, src)
     state["hands"][src].remove(card)
     state["hidden"][src] = [e for e in state["hidden"][src] if e["card"] != card]
     state["hands"][dst].append(card)
     state["hands"][dst].sort()
-    if gift_to_fox:
+    if hides:
         state["hidden"][dst].append({"card": card, "giver": emperor})
     move = {"from": src, "to": dst, "how": how}
     state["turn"]["exchanges"].append(move)
     face = card_face(state, card)
-    if how == "named" or (was_public and not gift_to_fox):
+    shown = was_public and not hides
+    if rules_of(state) >= 2:
+        shown = shown or (foxes[dst] > 0 and not hides)  # it lands in a visible hand
+    if how == "named" or shown:
         events.append(public("card_passed", **move, card=face))
     else:
         events.append(public("card_passed", **move, card=None))
@@ -254,12 +266,15 @@ def successor_candidates(state: State) -> list[int]:
 def to_successor(state: State, events: Events) -> None:
     players = state["players"]
     emperor = state["emperor"]
-    if players == 3 and state["reign"] >= 2:
+    candidates = successor_candidates(state)
+    # 3 players: an emperor who would stay after two turns in a row hands on instead. Since
+    # rules version 2 only when nobody raised (he would stay); before, whatever the hands.
+    limit = players == 3 and state["reign"] >= 2
+    if limit and (not candidates or rules_of(state) < 2):
         order = seats_after(emperor, players)
         without = [s for s in order if not state["sheep"][s]]
         hand_over(state, events, (without or order)[0], forced=True)
         return
-    candidates = successor_candidates(state)
     if not candidates:
         events.append(public("emperor_stays", emperor=emperor))
         state["reign"] += 1

@@ -25,7 +25,7 @@ from games.engines.imperador.cards import (
 )
 from games.engines.imperador.rules import result_of
 
-LABELS = {
+_LABELS = {
     "phases": {
         "announce": "The emperor announces a band",
         "hands": "Raise a hand (none in that band) or keep it down",
@@ -47,8 +47,17 @@ LABELS = {
 }
 
 
+def labels() -> dict[str, Any]:
+    """A fresh copy for each view: a caller changing its view never changes the next one."""
+    return {group: dict(words) for group, words in _LABELS.items()}
+
+
 def seat_view(state: State, s: int, viewer: int | None, over: bool) -> dict[str, Any]:
     hand = state["hands"][s]
+    # A fox holder's hand is public less ``hidden``: the cards a fox-free emperor gave them
+    # while they held foxes (shown only to the two, under ``cards_you_gave``). An emperor who
+    # holds foxes is a fox holder like any other: his hand is public too, so what leaves or
+    # enters it is seen by all, and (since rules version 2) ``transfer`` never hides his gifts.
     secret = set(hidden_ids(state, s))
     if over:
         public_cards = list(hand)
@@ -148,5 +157,5 @@ def view(state: State, seat: int | None, waiting: Waiting) -> dict[str, Any]:
         "grid": grid_view(state, over),
         "turn": turn_view(state, viewer, over),
         "result": result_of(state),
-        "labels": LABELS,
+        "labels": labels(),
     }

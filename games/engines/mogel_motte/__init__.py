@@ -4,4 +4,10 @@ from games.engines.mogel_motte.engine import MogelMotte
 
 ENGINE = MogelMotte()
 
-__all__ = ["ENGINE", "MogelMotte"]
+
+def for_version(rules_version: int) -> MogelMotte:
+    """The engine that starts (and replays) games under an older rules version."""
+    return MogelMotte(rules_version)
+
+
+__all__ = ["ENGINE", "MogelMotte", "for_version"]

@@ -11,7 +11,7 @@ Actions (every field spelled out in ``legal_actions``):
 - ``{"type": "accuse", "target": seat, "card": id | null}``: the guard, at any time.
 - ``{"type": "timeout"}``: the system closes the open window (seat ``None``).
 
-Error codes: malformed, unknown_action, bad_seat, game_over, not_your_turn, wrong_phase,
+Error codes: malformed, unknown_action, unknown_field, bad_seat, asides_limit, game_over, not_your_turn, wrong_phase,
 no_window, not_asked, not_in_hand, not_playable, must_play, bad_target, not_guard,
 guard_cannot_cheat, sleeve_full, last_card, reserved, not_a_match, moth, bad_card;
 ``setup`` raises bad_players / bad_option, ``bot_action`` no_move.
@@ -30,6 +30,7 @@ from games.engines.core import (
     private,
     public,
     require,
+    require_fields,
     seats_after,
 )
 from games.engines.mogel_motte import rules
@@ -73,7 +74,7 @@ def legal_actions(state: State, seat: int) -> list[Action]:
         else:
             actions += [{"type": "gift", "card": c} for c in rules.handover_options(state, seat)]
     actions += [{"type": "cheat", "card": c} for c in rules.cheat_options(state, seat)]
-    if seat == state["guard"]:
+    if seat == state["guard"] and rules.asides_left(state):
         handover: list[int | None] = list(rules.handover_options(state, seat)) or [None]
         actions += [
             {"type": "accuse", "target": target, "card": card}
@@ -87,8 +88,18 @@ def legal_actions(state: State, seat: int) -> list[Action]:
 
 
 def check_fields(action: Mapping[str, Any], kind: str) -> None:
-    extra = set(action) - {"type"} - FIELDS[kind]
-    require(not extra, "malformed", f"Unexpected field(s) for '{kind}': {sorted(extra)}.")
+    require_fields(action, kind, FIELDS)
+
+
+def count_aside(state: State) -> None:
+    """A cheat or an accusation: refused once the turn's safety cap is reached."""
+    require(
+        rules.asides_left(state),
+        "asides_limit",
+        "Enough cheating and accusing for this turn: wait for the next one.",
+    )
+    if rules.asides_limit(state) is not None:
+        state["asides"] += 1
 
 
 def card_field(state: State, action: Mapping[str, Any], name: str = "card") -> int:
@@ -213,6 +224,7 @@ def do_gift(state: State, seat: int, action: Action, events: list[Event]) -> Non
 def do_cheat(state: State, seat: int, action: Action, events: list[Event]) -> None:
     card = card_field(state, action)
     require(seat != state["guard"], "guard_cannot_cheat", "The guard cannot cheat.")
+    count_aside(state)
     require(state["sleeves"][seat] is None, "sleeve_full", "Your sleeve already holds a card.")
     require(len(state["hands"][seat]) >= 2, "last_card", "You cannot cheat away your last card.")
     in_hand(state, seat, card)
@@ -229,7 +241,7 @@ def do_cheat(state: State, seat: int, action: Action, events: list[Event]) -> No
         {
             "n": state["fidget_count"],
             "turn": state["turn"],
-            "guard": state["guard"],
+            "guard": state["guard"],  # public facts at the time of the notice
             "active": state["active"],
         }
     )
@@ -248,6 +260,7 @@ def do_accuse(state: State, seat: int, action: Action, events: list[Event]) -> N
     else:
         card = card_field(state, action)
         require(card in options, "bad_card", "Name a non-moth card from your hand (not your gift).")
+    count_aside(state)
     caught = state["sleeves"][target]
     state["last_accusation"] = {
         "turn": state["turn"],

@@ -1,6 +1,6 @@
 """Mogel Motte (Cheating Moth): shed your hand on a +/-1 discard pile while the guard watches.
 
-Rules: /work/shared/rules/mogel-motte.md (rules_version 1). Modules: ``cards`` (the deck and
+Rules: /work/shared/rules/mogel-motte.md (rules_version 2). Modules: ``cards`` (the deck and
 its one value table), ``rules`` (state helpers, windows, rounds), ``actions`` (legality and
 effects), ``views`` (allowlisted views), ``bot``.
 
@@ -40,7 +40,21 @@ Readings (where the rules left a choice to the engine):
   gift included. Moths are never race cards, gifts or spider hand-overs.
 - After the game the view shows every zone as it stands at the end of the last round.
 - The bot suspects whoever was active when the fresh fidget happened (public: the notice
-  carries its turn); it accuses once per fidget and uses nothing its seat may not see.
+  carries its turn, the seat then active and the guard); it accuses once per fidget. It
+  decides from its seat's view and legal actions only.
+- Rules version 2 (a safety cap, like the 300 turns): a turn allows at most 2 x players
+  cheats and accusations together; then neither is legal until the next turn begins. The
+  cap exists so that a game has a longest length (``max_moves``): without it a cheat and a
+  right accusation could alternate for ever inside one turn. Version 1 games play on
+  without it.
+- The longest game (``max_moves``): players rounds of at most 300 turns; a turn holds a play
+  or draw, then a spider hand-over, or a race window (at most one answer per seat, or fewer
+  and the timeout), or a slap and a gift window (at most players - 1 answers each), and at
+  most 2 x players cheats and accusations.
+- ``first_seat`` names the starting guard; ``first_guard`` (its name before every engine used
+  ``first_seat``) is still accepted, so stored tables still start and replay.
+- The end of the game is one ``game_over`` event carrying the result (winners, losers,
+  scores, reason).
 """
 
 from __future__ import annotations
@@ -54,20 +68,37 @@ from games.engines.core import (
     Event,
     State,
     Waiting,
+    bot_from_view,
+    public,
     require,
     require_type,
 )
 from games.engines.mogel_motte import actions, bot, rules, views
 
+START_OPTION = "first_seat"
+LEGACY_START_OPTION = "first_guard"
+
 
 class MogelMotte:
     slug = "mogel-motte"
     # The option naming who starts; the table's creator may pick it (a [D] of the rules).
-    start_option = "first_guard"
+    start_option = START_OPTION
     name = "Mogel Motte"
-    rules_version = 1
     min_players = 3
     max_players = 5
+
+    def __init__(self, rules_version: int = rules.RULES_VERSION) -> None:
+        # The version new games get from ``setup``; a state keeps its own and the changed
+        # rules read it there, so any instance plays an older game by its own rules.
+        self.rules_version = rules_version
+
+    def max_moves(self, players: int) -> int:
+        """The bound of rules version 2 (see the readings). A version 1 game has no cap on
+        cheats and accusations, hence no true bound; this figure still bounds what bots
+        do there (one cheat per empty sleeve, one accusation per fidget)."""
+        own = 1 + max(1, players, 2 * (players - 1))
+        asides = rules.ASIDES_PER_SEAT * players
+        return players * rules.TURN_LIMIT * (own + asides)
 
     def setup(self, players: int, options: Mapping[str, Any], seed: int) -> State:
         require(
@@ -76,18 +107,18 @@ class MogelMotte:
             "Mogel Motte is for 3 to 5 players.",
         )
         options = dict(options or {})
-        unknown = set(options) - {"first_guard"}
+        unknown = set(options) - {START_OPTION, LEGACY_START_OPTION}
         require(not unknown, "bad_option", f"Unknown option(s): {sorted(unknown)}.")
-        first_guard = options.get("first_guard")
+        first_guard = options.get(START_OPTION, options.get(LEGACY_START_OPTION))
         if first_guard is not None:
             require(
                 isinstance(first_guard, int)
                 and not isinstance(first_guard, bool)
                 and 0 <= first_guard < players,
                 "bad_option",
-                "first_guard must be a seat number.",
+                f"{START_OPTION} must be a seat number.",
             )
-        return rules.new_state(players, first_guard, seed)
+        return rules.new_state(players, first_guard, seed, self.rules_version)
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return actions.legal_actions(state, seat)
@@ -115,7 +146,7 @@ class MogelMotte:
             actions.HANDLERS[kind](new, seat, action, events)
         rules.settle(new, events)
         if new["phase"] == "over":
-            events.append(Event("game_result", {"result": self.result(new)}))
+            events.append(public("game_over", **self.result(new)))
         return new, events
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
@@ -144,7 +175,7 @@ class MogelMotte:
         return {"winners": winners, "losers": losers, "scores": scores, "reason": reason}
 
     def bot_action(self, state: State, seat: int, rng: random.Random) -> Action:
-        return bot.bot_action(state, seat, rng)
+        return bot_from_view(self, state, seat, rng, bot.decide)
 
     def card_zones(self, state: State) -> dict[str, list[int]]:
         zones: dict[str, list[int]] = {

@@ -23,6 +23,26 @@ from games.engines.mogel_motte.cards import (
 
 TURN_LIMIT = 300
 WINDOWS = ("race", "slap", "gift")
+# 2: at most ``ASIDES_PER_SEAT * players`` cheats and accusations in one turn.
+RULES_VERSION = 2
+ASIDES_PER_SEAT = 2
+
+
+def asides_limit(state: State) -> int | None:
+    """How many cheats and accusations a turn allows (``None``: no cap, rules version 1).
+
+    A safety cap, as the 300 turns are: without it a cheat and a right accusation could
+    follow each other for ever inside one turn (the caught cheater becomes guard, the old
+    guard cheats, ...), so no game would have a longest length. Twice the players is room
+    for every seat to cheat once and be accused once in a turn."""
+    if state.get("rules_version", 1) < 2:
+        return None
+    return ASIDES_PER_SEAT * state["players"]
+
+
+def asides_left(state: State) -> bool:
+    limit = asides_limit(state)
+    return limit is None or state.get("asides", 0) < limit
 
 
 # --- copying -----------------------------------------------------------------------------
@@ -108,6 +128,7 @@ def race_cards(state: State, seat: int) -> list[int]:
 def can_cheat(state: State, seat: int) -> bool:
     return (
         state["phase"] != "over"
+        and asides_left(state)
         and seat != state["guard"]
         and state["sleeves"][seat] is None
         and len(state["hands"][seat]) >= 2
@@ -199,6 +220,8 @@ def deal_round(state: State, events: list[Event]) -> None:
     state["fidgets"] = []
     state["fidget_count"] = 0
     state["last_accusation"] = None
+    if asides_limit(state) is not None:
+        state["asides"] = 0  # cheats and accusations in this turn
     events.append(
         public(
             "round_started",
@@ -212,8 +235,10 @@ def deal_round(state: State, events: list[Event]) -> None:
         events.append(private("dealt", [seat], seat=seat, cards=cards))
 
 
-def new_state(players: int, first_guard: int | None, seed: int) -> State:
-    state: State = {"players": players, "rng": Rng.initial(seed)}
+def new_state(
+    players: int, first_guard: int | None, seed: int, rules_version: int = RULES_VERSION
+) -> State:
+    state: State = {"rules_version": rules_version, "players": players, "rng": Rng.initial(seed)}
     if first_guard is None:
         first_guard = Rng(state).randrange(players)
     deck = faces()
@@ -241,6 +266,8 @@ def start_turn(state: State, seat: int, events: list[Event]) -> None:
     state["active"] = seat
     state["phase"] = "play"
     state["window"] = None
+    if asides_limit(state) is not None:
+        state["asides"] = 0
     for s in range(state["players"]):
         card = state["sleeves"][s]
         if card is not None and state["slipped"][s] <= state["turn"] - 2:
@@ -288,8 +315,7 @@ def end_round(state: State, events: list[Event], reason: str) -> None:
         )
     )
     if state["round"] >= state["rounds"]:
-        state["phase"] = "over"
-        events.append(public("game_over", scores=list(state["scores"])))
+        state["phase"] = "over"  # the engine then reports the result in one game_over event
         return
     state["round"] += 1
     state["starting_guard"] = (state["starting_guard"] + 1) % players

@@ -13,16 +13,20 @@ from typing import Any
 
 from games.engines.core import State, Waiting
 from games.engines.mogel_motte import rules
-from games.engines.mogel_motte.cards import KINDS, LABELS, PENALTY
+from games.engines.mogel_motte.cards import KINDS, LABELS, PENALTY, decode
+
+_ORDER = {kind: i for i, kind in enumerate(KINDS)}
 
 
 def _cards(state: State, cards: list[int]) -> list[dict[str, Any]]:
-    return [rules.face(state, c) for c in cards]
+    # rules.face, inlined: the discard pile makes this the view's hot loop
+    kinds, values = decode(state["deck"])
+    return [{"id": c, "kind": kinds[c], "value": values[c]} for c in cards]
 
 
 def _sorted(state: State, cards: list[int]) -> list[dict[str, Any]]:
-    order = {kind: i for i, kind in enumerate(KINDS)}
-    ranked = sorted(cards, key=lambda c: (order[rules.kinds(state)[c]], rules.values(state)[c], c))
+    kinds, values = decode(state["deck"])
+    ranked = sorted(cards, key=lambda c: (_ORDER[kinds[c]], values[c], c))
     return _cards(state, ranked)
 
 
@@ -102,12 +106,22 @@ def _table(state: State, waiting: Waiting) -> dict[str, Any]:
             for s in range(players)
         ],
         "scores": list(state["scores"]),
-        "round_scores": [dict(r) for r in state["round_scores"]],
-        "fidgets": [{"n": f["n"], "turn": f["turn"]} for f in state["fidgets"]],
+        "round_scores": [
+            {**r, "scores": list(r["scores"]), "out": list(r["out"])} for r in state["round_scores"]
+        ],
+        # When and under which guard each notice came, and who was active then: all public
+        # (the table saw it happen); never who fidgeted.
+        "fidgets": [
+            {"n": f["n"], "turn": f["turn"], "active": f["active"], "guard": f["guard"]}
+            for f in state["fidgets"]
+        ],
         "fidget_count": state["fidget_count"],
         "last_accusation": None
         if state["last_accusation"] is None
-        else {k: state["last_accusation"][k] for k in ("turn", "guard", "target", "right")},
+        else {
+            k: state["last_accusation"][k]
+            for k in ("turn", "guard", "target", "right", "after_fidget")
+        },
         "labels": _labels(),
     }
 

@@ -19,7 +19,7 @@ def table(
     """A position where ``active`` must offer. Cards are given by kind; each gets an unused
     id of that kind. Cards not mentioned are out of play (scenario tests only)."""
     players = len(hands)
-    state = ENGINE.setup(players, {"first": active}, seed=7)
+    state = ENGINE.setup(players, {"first_seat": active}, seed=7)
     free: dict[str, list[int]] = {}
     for card, kind in enumerate(state["kinds"]):
         free.setdefault(kind, []).append(card)

@@ -62,7 +62,7 @@ def test_card_ids_are_shuffled_per_game_so_an_id_never_maps_to_a_kind():
 
 def test_the_tables_creator_may_pick_the_starting_player():
     for first in range(5):
-        state = ENGINE.setup(5, {"first": first}, seed=3)
+        state = ENGINE.setup(5, {"first_seat": first}, seed=3)
         assert state["active"] == first and state["phase"] == "offer"
 
 
@@ -75,7 +75,7 @@ def test_by_default_the_starting_player_is_drawn_from_the_seed():
 @pytest.mark.parametrize("bad", [-1, 4, "1", True, 1.0])
 def test_a_bad_starting_player_option_is_refused(bad):
     with pytest.raises(IllegalAction):
-        ENGINE.setup(4, {"first": bad}, seed=1)
+        ENGINE.setup(4, {"first_seat": bad}, seed=1)
 
 
 @pytest.mark.parametrize(
@@ -92,7 +92,7 @@ def test_the_deal_gives_the_starting_player_the_extra_card_and_the_rest_goes_und
     players, sizes, pile
 ):
     first = players - 1
-    state = ENGINE.setup(players, {"first": first}, seed=5)
+    state = ENGINE.setup(players, {"first_seat": first}, seed=5)
     counts = [len(state["hands"][(first + k) % players]) for k in range(players)]
     assert counts == sizes
     assert len(state["penalty"]) == pile
@@ -337,12 +337,21 @@ def test_special_cards_can_never_be_named():
 def test_with_fewer_than_two_non_special_cards_all_of_them_are_named_at_once():
     state = _after_joker(["toad", "blank"])
     assert row(state, 1) == ["toad"] and sorted(hand(state, 1)) == ["blank", "joker"]
-    assert state["phase"] == "offer" and state["active"] == 1
+    # left with special cards only, the taker must offer next: they lose (rules version 2)
+    assert ENGINE.result(state)["losers"] == [1]
 
 
 def test_with_no_non_special_card_nothing_is_named():
     state = _after_joker(["blank"])
     assert row(state, 1) == [] and sorted(hand(state, 1)) == ["blank", "joker"]
+    assert ENGINE.result(state)["reason"] == "only_special_in_hand"
+
+
+def test_in_a_rules_version_1_game_a_taker_left_with_special_cards_only_plays_on():
+    state = table([["joker", "fly"], ["toad", "blank"], ["toad"]])
+    state["rules_version"] = 1
+    state, _ = call(offer(state, 0, "joker", 1, "bat"), 1, "false")
+    assert row(state, 1) == ["toad"] and sorted(hand(state, 1)) == ["blank", "joker"]
     assert state["phase"] == "offer" and state["active"] == 1
 
 
@@ -436,6 +445,30 @@ def test_when_no_hand_holds_a_normal_card_the_player_who_must_offer_loses():
     state, _ = call(offer(state, 0, "joker", 1, "rat"), 1, "true")
     result = ENGINE.result(state)
     assert result["losers"] == [0] and result["reason"] == "only_special_cards"
+
+
+def test_a_player_who_must_offer_holding_only_special_cards_loses_as_if_the_hand_were_empty():
+    state = table([["blank", "rat"], ["bat"], ["toad", "joker"]])
+    state, events = call(offer(state, 0, "rat", 1, "rat"), 1, "true")  # seat 0 takes, must offer
+    result = ENGINE.result(state)
+    assert result["losers"] == [0] and result["winners"] == [1, 2]
+    assert result["reason"] == "only_special_in_hand"
+    assert "game_over" in event_kinds(events)
+
+
+def test_a_lone_special_card_no_longer_goes_back_and_forth_until_the_offer_cap():
+    state = table([["joker", "rat"], ["bat", "fly"], ["toad"]])
+    state, _ = call(offer(state, 0, "joker", 1, "fly"), 1, "true")  # right: the joker comes back
+    assert row(state, 0) == ["rat"] and hand(state, 0) == ["joker"]  # its one card is named
+    assert ENGINE.result(state)["losers"] == [0] and state["offers"] == 1
+
+
+def test_a_game_started_under_rules_version_1_lets_a_player_with_only_special_cards_offer():
+    state = table([["blank", "rat"], ["bat"], ["toad", "joker"]])
+    state["rules_version"] = 1
+    state, _ = call(offer(state, 0, "rat", 1, "rat"), 1, "true")
+    assert ENGINE.result(state) is None and state["phase"] == "offer" and state["active"] == 0
+    assert {a["card"] for a in ENGINE.legal_actions(state, 0)} == {card(state, 0, "blank")}
 
 
 def test_after_500_offers_the_player_with_the_most_cards_in_their_row_loses():

@@ -42,7 +42,7 @@ def build(hands, *, emperor=0, laid=None, grid=None, foxes=None, sheep=None, rei
     objects = Counter(n for kind, n in cards if kind == "object")
     assert numbers == Counter({v: 2 for v in range(1, 2 * players + 1)}), numbers
     assert objects == Counter({b: 2 for b in range(1, players + 1)}), objects
-    state = ENGINE.setup(players, {"first_emperor": emperor}, seed=7)
+    state = ENGINE.setup(players, {"first_seat": emperor}, seed=7)
     state.update(
         cards=cards,
         hands=hand_ids,

@@ -54,7 +54,7 @@ def test_card_ids_are_shuffled_so_an_id_never_tells_its_kind():
 
 def test_the_first_emperor_is_drawn_from_the_seed_unless_given_and_takes_a_sheep():
     assert {ENGINE.setup(4, {}, seed=s)["emperor"] for s in range(40)} == {0, 1, 2, 3}
-    state = ENGINE.setup(4, {"first_emperor": 2}, seed=1)
+    state = ENGINE.setup(4, {"first_seat": 2}, seed=1)
     assert state["emperor"] == 2
     assert state["sheep"] == [False, False, True, False]
     assert ENGINE.setup(4, {}, seed=5) == ENGINE.setup(4, {}, seed=5)
@@ -62,7 +62,7 @@ def test_the_first_emperor_is_drawn_from_the_seed_unless_given_and_takes_a_sheep
 
 @pytest.mark.parametrize(
     ("players", "options"),
-    [(2, {}), (7, {}), (4, {"first_emperor": 4}), (4, {"first_emperor": True}), (4, {"x": 1})],
+    [(2, {}), (7, {}), (4, {"first_seat": 4}), (4, {"first_seat": True}), (4, {"x": 1})],
 )
 def test_setup_refuses_bad_player_counts_and_options(players, options):
     with pytest.raises(IllegalAction):
@@ -483,10 +483,28 @@ def test_with_three_players_the_forced_handover_takes_the_next_seat_if_all_other
     assert state["emperor"] == 1
 
 
-def test_with_three_players_the_forced_handover_replaces_the_choice_among_raisers():
+def test_with_three_players_a_caught_liar_without_a_sheep_keeps_priority_over_the_reign_limit():
     state = at_reveal(build(THREE, reign=2, sheep=[True, False, False]), raised=[2], liars=[2])
+    state, events = finish_turn(state)
+    assert state["emperor"] == 2 and state["reign"] == 1
+    assert next(e for e in events if e.kind == "emperor_passed").data["forced"] is False
+
+
+def test_with_three_players_after_two_turns_the_emperor_still_chooses_among_raisers():
+    state = at_reveal(build(THREE, reign=2, sheep=[True, False, False]), raised=[1, 2])
     state, _ = finish_turn(state)
-    assert state["emperor"] == 1
+    assert state["phase"] == "successor" and state["emperor"] == 0
+    assert [a["seat"] for a in ENGINE.legal_actions(state, 0)] == [1, 2]
+
+
+def test_a_game_started_under_rules_version_1_keeps_the_reign_limit_over_the_choice():
+    for old_rules in ({"rules_version": 1}, {}):  # {}: stored before versions were kept
+        state = build(THREE, reign=2, sheep=[True, False, False])
+        del state["rules_version"]
+        state.update(old_rules)
+        state, events = finish_turn(at_reveal(state, raised=[2], liars=[2]))
+        assert state["emperor"] == 1
+        assert next(e for e in events if e.kind == "emperor_passed").data["forced"] is True
 
 
 # --- the end ----------------------------------------------------------------------------------

@@ -64,6 +64,44 @@ def test_the_emperors_gift_to_a_fox_holder_is_seen_only_by_the_two_of_them():
     assert ENGINE.view(other, 1) != ENGINE.view(state, 1)
 
 
+def _fox_emperor_gives_to_a_fox_holder(rules_version):
+    state = build(FOUR, foxes=[1, 1, 0, 0])  # the emperor (seat 0) holds a fox, and seat 1
+    state["rules_version"] = rules_version
+    state, _ = hands_round(state, 2, {2: "raise", 3: "raise"})  # seat 1 is down (fox)
+    state, _ = act(state, 0, {"type": "name", "value": 3})  # seat 1 gives its 3
+    gift = ids(state, 0, 5)[0]
+    state, events = act(state, 0, {"type": "give", "card": gift})
+    passed = next(e for e in events if e.kind == "card_passed" and e.data["how"] == "gift")
+    return state, gift, passed
+
+
+def test_an_emperor_holding_foxes_gives_a_fox_holder_a_card_everybody_sees():
+    state, gift, passed = _fox_emperor_gives_to_a_fox_holder(rules_version=2)
+    assert passed.to is None and passed.data["card"]["id"] == gift
+    for viewer in (None, 2, 3):
+        seat1 = ENGINE.view(state, viewer)["seats"][1]
+        assert gift in [c["id"] for c in seat1["public_cards"]] and seat1["hidden_count"] == 0
+    assert ENGINE.view(state, 0)["seats"][1]["cards_you_gave"] == []
+
+
+def test_a_fox_free_emperors_gift_to_a_fox_holder_stays_between_the_two():
+    state = build(FOUR, foxes=[0, 1, 0, 0])
+    state, _ = hands_round(state, 2, {2: "raise", 3: "raise"})
+    state, _ = act(state, 0, {"type": "name", "value": 3})
+    gift = ids(state, 0, 5)[0]
+    state, events = act(state, 0, {"type": "give", "card": gift})
+    passed = next(e for e in events if e.kind == "card_passed" and e.data["how"] == "gift")
+    assert passed.data["card"] is None
+    assert ENGINE.view(state, 2)["seats"][1]["hidden_count"] == 1
+    assert [c["id"] for c in ENGINE.view(state, 0)["seats"][1]["cards_you_gave"]] == [gift]
+
+
+def test_a_rules_version_1_game_hides_a_fox_emperors_gift_to_a_fox_holder():
+    state, _gift, passed = _fox_emperor_gives_to_a_fox_holder(rules_version=1)
+    assert passed.data["card"] is None
+    assert ENGINE.view(state, 2)["seats"][1]["hidden_count"] == 1
+
+
 def test_face_down_objects_show_neither_band_nor_id_until_turned_over():
     state = build(FOUR)
     a, b = state["grid"][0], state["grid"][2]  # bands 1 and 2

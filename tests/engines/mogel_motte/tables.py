@@ -31,7 +31,7 @@ def table(
 ) -> dict[str, Any]:
     """``draw`` lists cards in the order they will be drawn; ``under`` lies below ``top``."""
     players = len(hands)
-    state = ENGINE.setup(players, {"first_guard": guard}, seed=7)
+    state = ENGINE.setup(players, {"first_seat": guard}, seed=7)
     left = Counter(encode(faces()).split())
     codes: list[str] = []
 

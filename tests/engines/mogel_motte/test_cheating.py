@@ -289,3 +289,39 @@ def test_the_scrambler_changes_every_secret_without_changing_other_views():
                 changed |= {k for k in ("sleeves", "draw", "hands") if other[k] != position[k]}
                 changed |= {k for k in secrets if other["window"][k] != position["window"][k]}
             assert changed == {"sleeves", "draw", "hands", *secrets}, (seat, changed)
+
+
+# --- the safety cap on cheats and accusations (rules version 2) ---------------------------
+
+
+def _accuse_wrongly(state, target):
+    action = next(
+        a
+        for a in ENGINE.legal_actions(state, state["guard"])
+        if a["type"] == "accuse" and a["target"] == target
+    )
+    return act(state, state["guard"], action)[0]
+
+
+def test_a_turn_allows_at_most_twice_the_players_cheats_and_accusations_together():
+    state = four()  # 4 players: 8 a turn
+    state, _ = cheat(state, 1, "M1")
+    for _ in range(7):
+        state = _accuse_wrongly(state, 3)
+    assert not [a for a in ENGINE.legal_actions(state, 0) if a["type"] == "accuse"]
+    assert not [a for a in ENGINE.legal_actions(state, 2) if a["type"] == "cheat"]
+    with pytest.raises(IllegalAction) as caught:
+        accuse(state, 1, "A1")
+    assert caught.value.code == "asides_limit"
+    state, _ = play(state, 0, "N2")  # the next turn begins: the guard may accuse again
+    state, events = accuse(state, 1, "A1")
+    assert next(e for e in events if e.kind == "accused").data["right"] is True
+
+
+def test_a_game_started_under_rules_version_1_has_no_cap_on_cheats_and_accusations():
+    state = four()
+    state["rules_version"] = 1
+    del state["asides"]
+    for _ in range(12):
+        state = _accuse_wrongly(state, 3)
+    assert [a for a in ENGINE.legal_actions(state, 0) if a["type"] == "accuse"]

@@ -31,7 +31,7 @@ def test_card_ids_do_not_map_to_kinds_across_games():
 
 
 def test_setup_deals_eight_each_turns_up_one_card_and_the_starting_guard_plays_first():
-    state = ENGINE.setup(4, {"first_guard": 2}, seed=3)
+    state = ENGINE.setup(4, {"first_seat": 2}, seed=3)
     assert [len(h) for h in state["hands"]] == [8, 8, 8, 8]
     assert len(state["discard"]) == 1 and len(state["draw"]) == 71 - 33
     assert state["guard"] == state["active"] == state["starting_guard"] == 2
@@ -43,7 +43,7 @@ def test_the_first_guard_is_drawn_from_the_seed_unless_chosen():
     guards = {ENGINE.setup(5, {}, seed)["guard"] for seed in range(30)}
     assert len(guards) > 1
     assert ENGINE.setup(5, {}, 11) == ENGINE.setup(5, {}, 11)
-    for bad in ({"first_guard": 5}, {"first_guard": "1"}, {"first_guard": True}, {"x": 1}):
+    for bad in ({"first_seat": 5}, {"first_seat": "1"}, {"first_seat": True}, {"x": 1}):
         with pytest.raises(IllegalAction):
             ENGINE.setup(5, bad, 1)
 
@@ -378,7 +378,9 @@ def test_after_as_many_rounds_as_players_the_lowest_total_wins_and_ties_share():
     state["scores"] = [5, 4, 4, 3]
     tied = ENGINE.result(play(state, 0, "N4")[0])
     assert tied["winners"] == [0, 1, 2, 3] and tied["losers"] == []
-    assert "game_result" in kinds_of(events)
+    ends = [e for e in events if e.kind in ("game_over", "game_result")]
+    assert [e.kind for e in ends] == ["game_over"]  # one end-of-game event, with the result
+    assert ends[0].to is None and ends[0].data == ENGINE.result(after)
 
 
 def test_the_end_reveals_every_zone_to_every_viewer():
