@@ -6,6 +6,7 @@ from config.settings.base import *  # noqa: F403
 from config.settings.base import REDIS_URL, env_bool
 
 DEBUG = False
+BENCH_ENDPOINTS = False  # the bench's token-less write endpoint never exists in production
 SECRET_KEY = os.environ["SECRET_KEY"]
 if not REDIS_URL:
     raise RuntimeError("production needs REDIS_URL (cache, channel layer, Celery broker)")
