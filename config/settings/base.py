@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "allauth.mfa",  # TOTP for staff; required for superusers where ADMIN_REQUIRE_MFA is on
     "accounts",
     "games",
 ]
@@ -193,6 +194,9 @@ ACCOUNT_RATE_LIMITS = {
     "change_email": "1/m/user",
 }
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "Fibbers"
+ADMIN_REQUIRE_MFA = env_bool("ADMIN_REQUIRE_MFA")
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 
