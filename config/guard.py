@@ -27,8 +27,10 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
+from django.core.exceptions import RequestDataTooBig
 from django.db import OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
 from django.views import defaults
 from psycopg_pool import PoolTimeout
 
@@ -105,6 +107,8 @@ class RequestGuardMiddleware:
             check_inputs(request)
         except BadInput as exc:
             return error_response(request, 400, exc.code, exc.message)
+        except (MultiPartParserError, RequestDataTooBig, UnreadablePostError):
+            return error_response(request, 400, "bad_request", "The request body is not readable.")
         who = credential(request)
         ip = client_ip(request)
         conf = limits()
@@ -125,7 +129,12 @@ class RequestGuardMiddleware:
                 return error_response(
                     request, 429, "too_many_parallel", "Too many requests at once. Slow down.", 1
                 )
-            return self.get_response(request)
+            response = self.get_response(request)
+        if is_api(request):
+            # API answers carry one seat's view (or say that a table exists): never cached
+            # by a browser or a proxy, never shown to the next user of a shared machine.
+            response["Cache-Control"] = "no-store"
+        return response
 
 
 def _window_exceeded(key: str, limit: int, period: int = 60) -> int:

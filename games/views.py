@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts import notifications
@@ -88,6 +89,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     return render(request, "games/new.html", {"form": form})
 
 
+@never_cache  # the page is one seat's view: no-store, so no cache keeps anyone's cards
 @login_required
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
@@ -161,6 +163,7 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
     return redirect("games:table", game_id=game_id)
 
 
+@never_cache
 @login_required
 @require_POST
 def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -189,6 +192,7 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect(reverse("games:table", args=[game_id]) + "#board")
 
 
+@never_cache
 @login_required
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
