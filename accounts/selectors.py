@@ -32,6 +32,16 @@ def any_block_between(user: User, others: list[int]) -> bool:
     ).exists()
 
 
+def display_name_taken(name: str, user: User) -> bool:
+    """Whether another active player shows as ``name`` (their display name, or their username
+    when they have none), case-insensitively: two "Alice"s at one table is an impersonation."""
+    others = User.objects.filter(is_active=True).exclude(pk=user.pk)
+    return (
+        others.filter(display_name__iexact=name).exists()
+        or others.filter(display_name="", username__iexact=name).exists()
+    )
+
+
 def find_player(query: str) -> User | None:
     """An active player by exact username or exact email (both case-insensitive)."""
     query = query.strip()
