@@ -11,9 +11,9 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts import selectors
+from accounts.models import AVATAR_COLOUR_CHOICES, EmailPreference, User
 from accounts.selectors import display_name_taken
 from config.inputs import has_bidi_controls, has_control_characters
-from accounts.models import AVATAR_COLOUR_CHOICES, EmailPreference, User
 
 
 @cache
