@@ -12,6 +12,8 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import selectors
 from accounts.models import AVATAR_COLOUR_CHOICES, EmailPreference, User
+from accounts.selectors import display_name_taken
+from config.inputs import has_bidi_controls, has_control_characters
 
 
 @cache
@@ -43,8 +45,23 @@ class ProfileForm(forms.Form):
         label=_("Remind me by email before a turn deadline"), required=False
     )
 
+    def __init__(self, *args, user: User | None = None, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.user = user
+
     def clean_display_name(self) -> str:
-        return " ".join(self.cleaned_data["display_name"].split())
+        name = " ".join(self.cleaned_data["display_name"].split())
+        if has_control_characters(name) or has_bidi_controls(name):
+            # Bidi overrides make a name read differently (in email subjects, at the table).
+            raise forms.ValidationError(
+                _("A display name may not contain control or direction characters."),
+                code="bad_characters",
+            )
+        if name and self.user is not None and display_name_taken(name, self.user):
+            raise forms.ValidationError(
+                _("Another player already goes by that name."), code="taken"
+            )
+        return name
 
     @classmethod
     def for_user(cls, user: User, data=None) -> ProfileForm:
@@ -59,7 +76,7 @@ class ProfileForm(forms.Form):
             "email_preference": user.email_preference,
             "email_reminders": user.email_reminders,
         }
-        return cls(data=data, initial=initial)
+        return cls(data=data, initial=initial, user=user)
 
 
 class ApiTokenForm(forms.Form):

@@ -10,7 +10,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractUser
 from django.db import models
 from django.db.models import F, Q
-from django.db.models.functions import Greatest, Least
+from django.db.models.functions import Greatest, Least, Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
@@ -62,6 +62,22 @@ class User(AbstractUser):
     away_until = models.DateTimeField(_("away until"), null=True, blank=True)
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
+
+    class Meta(AbstractUser.Meta):
+        constraints = [
+            # The form says so first; this holds under races and for every other writer.
+            models.UniqueConstraint(
+                Lower("display_name"),
+                condition=Q(is_active=True) & ~Q(display_name=""),
+                name="display_name_unique_among_active",
+            ),
+            models.CheckConstraint(
+                condition=~Q(
+                    display_name__regex=r"[\x00-\x1f\x7f\u200e\u200f\u202a-\u202e\u2066-\u2069]"
+                ),
+                name="display_name_no_control_or_bidi",
+            ),
+        ]
 
     @property
     def name(self) -> str:

@@ -25,6 +25,23 @@ def has_blocked(blocker: User, blocked: User) -> bool:
     return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
 
 
+def any_block_between(user: User, others: list[int]) -> bool:
+    """True when ``user`` blocked, or was blocked by, any of the players ``others`` (ids)."""
+    return Block.objects.filter(
+        Q(blocker=user, blocked_id__in=others) | Q(blocked=user, blocker_id__in=others)
+    ).exists()
+
+
+def display_name_taken(name: str, user: User) -> bool:
+    """Whether another active player shows as ``name`` (their display name, or their username
+    when they have none), case-insensitively: two "Alice"s at one table is an impersonation."""
+    others = User.objects.filter(is_active=True).exclude(pk=user.pk)
+    return (
+        others.filter(display_name__iexact=name).exists()
+        or others.filter(display_name="", username__iexact=name).exists()
+    )
+
+
 def find_player(query: str) -> User | None:
     """An active player by exact username or exact email (both case-insensitive)."""
     query = query.strip()

@@ -15,3 +15,5 @@ urlpatterns = [
     *([path("bench/", include("games.bench"))] if settings.BENCH_ENDPOINTS else []),
     path("", include("accounts.urls")),
 ]
+
+handler500 = "config.guard.server_error"  # 503 + Retry-After when the database is out of reach

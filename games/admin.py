@@ -28,6 +28,7 @@ from games import replays, services
 from games.engines import registry
 from games.errors import GameError
 from games.models import Event, Game, Invitation, Report, Seat
+from games.services.sweep import FLAG_AFTER_FAILURES
 
 EVENT_PERMISSION = "games.view_event"
 
@@ -200,6 +201,21 @@ class SeatInline(admin.TabularInline):
         return format_html('<a href="{}">{}</a>', url, _("Replace by the bot…"))
 
 
+class StuckFilter(admin.SimpleListFilter):
+    """Games whose deadline keeps failing: the sweeper retries them with backoff; staff look."""
+
+    title = _("deadline")
+    parameter_name = "stuck"
+
+    def lookups(self, request: Any, model_admin: Any) -> list[tuple[str, str]]:
+        return [("yes", _("failing (retried with backoff)"))]
+
+    def queryset(self, request: Any, queryset: Any) -> Any:
+        if self.value() == "yes":
+            return queryset.filter(sweep_failures__gte=FLAG_AFTER_FAILURES)
+        return queryset
+
+
 @admin.register(Game)
 class GameAdmin(ReadOnlyModelAdmin):
     list_display = (
@@ -209,9 +225,10 @@ class GameAdmin(ReadOnlyModelAdmin):
         "players",
         "version",
         "deadline_at",
+        "sweep_failures",
         "created_at",
     )
-    list_filter = ("status", "engine")
+    list_filter = ("status", "engine", StuckFilter)
     search_fields = ("seats__user__username",)
     search_help_text = _("Search by a player's username.")
     date_hierarchy = "created_at"

@@ -1,18 +1,23 @@
 """The JSON API (OpenAPI schema at /api/openapi.json): the same actions the pages offer.
 
 Authentication: a personal API token (``Authorization: Bearer fib_…``) or the session cookie
-(with the CSRF token for writes). Errors are ``{"error", "code"}``; a stale version adds
-``"version"``; anyone who may not see a table gets 404.
+(with the CSRF token for writes). Every error is ``{"error", "code"}`` (the ``Error`` schema);
+a stale version adds ``"version"`` and ``"game"``, an invalid body ``"detail"``; anyone who may
+not see a table gets 404. Throttled clients get 429, a busy database 503, both with Retry-After
+(config/guard.py). Every status an operation can answer is in the schema (checked by
+schemathesis in tests/games/test_api_schema.py).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from django.http import HttpRequest
+from django.http import Http404, HttpRequest
 from ninja import NinjaAPI, Schema
+from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.responses import Status
 from ninja.security import APIKeyCookie, HttpBearer
+from pydantic import Field
 
 from games import selectors, services
 from games.errors import GameError, GameNotFound, StaleVersion
@@ -49,15 +54,44 @@ api = NinjaAPI(
 )
 
 
+def _error(request: HttpRequest, status: int, code: str, message: str, **extra: Any) -> Any:
+    return api.create_response(request, {"error": message, "code": code, **extra}, status=status)
+
+
 @api.exception_handler(GameError)
 def game_error(request: HttpRequest, exc: GameError) -> Any:
-    body: dict[str, Any] = {"error": exc.message, "code": exc.code}
+    extra: dict[str, Any] = {}
     if isinstance(exc, StaleVersion):
-        body["version"] = exc.version
+        extra["version"] = exc.version
         game = Game.objects.filter(pk=getattr(request, "_fibbers_game_id", None)).first()
         if game is not None:
-            body["game"] = selectors.game_payload(game, request.auth)
-    return api.create_response(request, body, status=exc.status)
+            extra["game"] = selectors.game_payload(game, request.auth)
+    return _error(request, exc.status, exc.code, exc.message, **extra)
+
+
+# ninja's own errors answer {"detail": …}; every API error has the one Error shape instead.
+@api.exception_handler(AuthenticationError)
+def unauthorized(request: HttpRequest, exc: AuthenticationError) -> Any:
+    return _error(request, 401, "unauthorized", "Sign in, or send an API token.")
+
+
+@api.exception_handler(ValidationError)
+def invalid(request: HttpRequest, exc: ValidationError) -> Any:
+    detail = [{"loc": list(e.get("loc", [])), "msg": str(e.get("msg", ""))} for e in exc.errors]
+    return _error(request, 422, "invalid", "The request is not valid.", detail=detail)
+
+
+@api.exception_handler(HttpError)
+def http_error(request: HttpRequest, exc: HttpError) -> Any:
+    code = {400: "bad_request", 403: "forbidden", 405: "method_not_allowed"}.get(
+        exc.status_code, "error"
+    )
+    return _error(request, exc.status_code, code, str(exc))
+
+
+@api.exception_handler(Http404)
+def not_found(request: HttpRequest, exc: Http404) -> Any:
+    return _error(request, 404, "not_found", "Not found.")
 
 
 class CreateIn(Schema):
@@ -84,8 +118,40 @@ class Created(Schema):
 
 
 class Error(Schema):
+    """Every error the API answers; some carry more (a stale version: version and game)."""
+
     error: str
     code: str
+    version: int | None = None
+    game: dict[str, Any] | None = None
+    detail: list[dict[str, Any]] | None = None
+
+
+class GameOut(Schema):
+    """The game as the caller may see it (selectors.game_payload)."""
+
+    id: int
+    game: str
+    status: str
+    version: int
+    seat: int | None
+    players: list[str]
+    view: dict[str, Any] | None
+    legal_actions: list[dict[str, Any]]
+    waiting_for: dict[str, Any] | None
+    deadline: str | None
+    result: dict[str, Any] | None
+
+
+class EventsOut(Schema):
+    events: list[dict[str, Any]] = Field(default_factory=list)
+
+
+# Statuses every operation may answer: bad input or text (400), no credentials (401), CSRF
+# (403), a table hidden from the caller (404), a body of the wrong shape (422), throttled
+# (429), database busy (503).
+ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 422: Error, 429: Error, 503: Error}
+WRITE_ERRORS = {**ERRORS, 409: Error}
 
 
 def _visible(request: HttpRequest, game_id: int) -> Game:
@@ -95,7 +161,7 @@ def _visible(request: HttpRequest, game_id: int) -> Game:
     return game
 
 
-@api.post("/games", response={201: Created, 400: Error}, summary="Create a table")
+@api.post("/games", response={201: Created, **WRITE_ERRORS}, summary="Create a table")
 def create_game(request: HttpRequest, body: CreateIn) -> Any:
     game = services.game_create(
         request.auth,
@@ -113,27 +179,40 @@ def create_game(request: HttpRequest, body: CreateIn) -> Any:
     return Status(201, {"id": game.pk})
 
 
-@api.post("/games/{game_id}/join", summary="Take a seat (invited, or a friend of the creator)")
+@api.post(
+    "/games/{game_id}/join",
+    response={200: GameOut, **WRITE_ERRORS},
+    summary="Take a seat (invited, or a friend of the creator)",
+)
 def join_game(request: HttpRequest, game_id: int) -> Any:
     _visible(request, game_id)
     services.game_join(request.auth, game_id)
     return selectors.game_payload(_visible(request, game_id), request.auth)
 
 
-@api.post("/games/{game_id}/start", summary="Start the game (creator); empty seats go to bots")
+@api.post(
+    "/games/{game_id}/start",
+    response={200: GameOut, **WRITE_ERRORS},
+    summary="Start the game (creator); empty seats go to bots",
+)
 def start_game(request: HttpRequest, game_id: int) -> Any:
     _visible(request, game_id)
     services.game_start(request.auth, game_id)
     return selectors.game_payload(_visible(request, game_id), request.auth)
 
 
-@api.get("/games/{game_id}", summary="The game as the caller may see it")
+@api.get(
+    "/games/{game_id}",
+    response={200: GameOut, **ERRORS},
+    summary="The game as the caller may see it",
+)
 def get_game(request: HttpRequest, game_id: int) -> Any:
     return selectors.game_payload(_visible(request, game_id), request.auth)
 
 
 @api.post(
     "/games/{game_id}/actions",
+    response={200: GameOut, **WRITE_ERRORS},
     summary="Make a move",
     description="400 illegal action, 409 stale version (the body carries the current game).",
 )
@@ -144,6 +223,10 @@ def post_action(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
     return selectors.game_payload(_visible(request, game_id), request.auth)
 
 
-@api.get("/games/{game_id}/events", summary="The event log as the caller's seat may see it")
+@api.get(
+    "/games/{game_id}/events",
+    response={200: EventsOut, **ERRORS},
+    summary="The event log as the caller's seat may see it",
+)
 def get_events(request: HttpRequest, game_id: int, after: int = 0) -> Any:
     return {"events": selectors.events_for(_visible(request, game_id), request.auth, after)}

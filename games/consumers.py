@@ -1,26 +1,38 @@
 """The game socket: each connection gets its own seat's view, never anyone else's.
 
-The group only ever carries "changed, version N"; on that ping each consumer renders the
+The group only ever carries "changed, revision N"; on that ping each consumer renders the
 view for its own user. Moves sent over the socket go through the same service as HTTP;
 errors go back to the sender only.
 """
 
 from __future__ import annotations
 
-import json
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 
+from accounts.models import User
 from accounts.notifications import mark_present
+from config.inputs import BadInput, parse_json
 from games import selectors, services
 from games.broadcast import group_name
 from games.errors import GameError, StaleVersion
 from games.models import Game
 
+# A move is a small object; anything bigger or deeper is refused before it is parsed further.
+MAX_FRAME_CHARS = 8192
+MAX_FRAME_DEPTH = 8
+
 
 def _load_payload(game_id: int, user: Any) -> dict[str, Any] | None:
+    # The socket keeps the user of its handshake: re-read their standing on every send, so a
+    # player banned (or deactivated) meanwhile stops receiving views at the next change.
+    if user is None or not user.is_authenticated:
+        return None
+    user = User.objects.filter(pk=user.pk, is_active=True, banned_at__isnull=True).first()
+    if user is None:
+        return None
     game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
     if game is None or not selectors.can_view(game, user):
         return None
@@ -28,6 +40,8 @@ def _load_payload(game_id: int, user: Any) -> dict[str, Any] | None:
 
 
 def _act(game_id: int, user: Any, content: dict[str, Any]) -> dict[str, Any]:
+    if not User.objects.filter(pk=user.pk, is_active=True, banned_at__isnull=True).exists():
+        return {"type": "error", "error": "You may not play.", "code": "forbidden"}
     try:
         services.act(
             user,
@@ -108,12 +122,20 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
-        try:
-            content = json.loads(text_data or "")
-        except ValueError:
+        if text_data is None:
             await self.send_json(
                 {"type": "error", "error": "Send a JSON object.", "code": "malformed"}
             )
+            return
+        if len(text_data) > MAX_FRAME_CHARS:
+            await self.send_json(
+                {"type": "error", "error": "Send a small JSON object.", "code": "too_large"}
+            )
+            return
+        try:
+            content = parse_json(text_data, max_depth=MAX_FRAME_DEPTH)
+        except BadInput as exc:
+            await self.send_json({"type": "error", "error": exc.message, "code": exc.code})
             return
         await self.receive_json(content)
 

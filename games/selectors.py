@@ -6,7 +6,7 @@ from typing import Any
 
 from django.db.models import QuerySet
 
-from accounts.selectors import friends_of
+from accounts.selectors import any_block_between, friends_of
 from games.engines import registry
 from games.engines.core import Event as EngineEvent
 from games.models import Event, Game, Invitation, Seat
@@ -19,22 +19,28 @@ def seat_of(game: Game, user: Any) -> Seat | None:
 
 
 def can_view(game: Game, user: Any) -> bool:
-    """Players, invitees, and (if spectating is on) friends of a player. Everyone else: 404."""
-    if user is None or not user.is_authenticated:
+    """Players, invitees, and (if spectating is on) friends of a player. Everyone else: 404.
+
+    The one rule for pages, API, events and the socket. A watcher who is not seated must have
+    no block with any seated player, either way: a blocked player may not watch the blocker
+    through a mutual friend's table, nor may a blocker watch the player they blocked.
+    """
+    if user is None or not user.is_authenticated or not user.is_active or user.is_banned:
         return False
     if seat_of(game, user) is not None:
         return True
+    players = [s.user_id for s in game.seats.all() if s.user_id]
     if game.status == Game.Status.LOBBY:
         if game.invitations.filter(to_user=user).exists():
             return True
         return (
             game.join_policy == Game.JoinPolicy.FRIENDS
             and friends_of(user).filter(pk=game.created_by_id).exists()
+            and not any_block_between(user, players)
         )
     if not game.allow_spectators:
         return False
-    players = [s.user_id for s in game.seats.all() if s.user_id]
-    return friends_of(user).filter(pk__in=players).exists()
+    return friends_of(user).filter(pk__in=players).exists() and not any_block_between(user, players)
 
 
 def viewer_seat_index(game: Game, user: Any) -> int | None:

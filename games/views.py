@@ -11,6 +11,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts import notifications
@@ -88,6 +89,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
     return render(request, "games/new.html", {"form": form})
 
 
+@never_cache  # the page is one seat's view: no-store, so no cache keeps anyone's cards
 @login_required
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
@@ -103,6 +105,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     notifications.mark_read_for_game(request.user, game.pk)  # seen: the bell need not say it again
     if seat is not None:
         notifications.mark_present(game.pk, request.user.pk)  # the socket's heartbeat keeps it
+    my_seat = selectors.seat_of(game, request.user)
     groups = presenters.action_groups(
         payload["legal_actions"], payload["view"] or {}, payload["players"]
     )
@@ -123,6 +126,8 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             "key": uuid.uuid4().hex,
             "invitation": game.invitations.filter(to_user=request.user, status="pending").first(),
             "nudge_target": selectors.nudge_target(game, seat),
+            "my_seat": my_seat,
+            "not_ready": services.not_ready(game, list(game.seats.all())),
             "now": timezone.now(),
         },
     )
@@ -139,6 +144,19 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
             _("Invitation declined."),
         ),
         "start": (lambda: services.game_start(request.user, game_id), _("The game has started.")),
+        "start_anyway": (
+            lambda: services.game_start(request.user, game_id, anyway=True),
+            _("The game has started; the bot plays for whoever was not ready until they are back."),
+        ),
+        "ready": (lambda: services.seat_ready(request.user, game_id), _("You are ready.")),
+        "not_ready": (
+            lambda: services.seat_ready(request.user, game_id, ready=False),
+            _("You are no longer marked ready."),
+        ),
+        "reclaim": (
+            lambda: services.seat_reclaim(request.user, game_id),
+            _("Your seat is yours again: you play your next move yourself."),
+        ),
         "cancel": (
             lambda: services.game_cancel(request.user, game_id),
             _("The table was cancelled."),
@@ -163,6 +181,7 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
     return redirect("games:table", game_id=game_id)
 
 
+@never_cache
 @login_required
 @require_POST
 def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -191,6 +210,7 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect(reverse("games:table", args=[game_id]) + "#board")
 
 
+@never_cache
 @login_required
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)

@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "channels",
     "allauth",
     "allauth.account",
+    "allauth.mfa",  # TOTP for staff; required for superusers where ADMIN_REQUIRE_MFA is on
     "accounts",
     "games",
 ]
@@ -54,6 +55,8 @@ INSTALLED_APPS = [
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the session is read: bad text (400) and floods (429) cost no database connection.
+    "config.guard.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
@@ -65,6 +68,14 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "allauth.account.middleware.AccountMiddleware",
 ]
+
+# Per client (API token or session) and per IP address; see config/guard.py.
+REQUEST_LIMITS = {
+    "inflight": int(os.environ.get("LIMIT_INFLIGHT", "8")),
+    "inflight_ip": int(os.environ.get("LIMIT_INFLIGHT_IP", "32")),
+    "writes": int(os.environ.get("LIMIT_WRITES_PER_MINUTE", "300")),
+    "ip": int(os.environ.get("LIMIT_IP_PER_MINUTE", "1200")),
+}
 
 ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
@@ -96,9 +107,16 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
     # connection per request. psycopg's pool with CONN_MAX_AGE = 0 is the safe shape.
     DATABASES["default"].setdefault("OPTIONS", {})["pool"] = {
         "min_size": 1,
-        "max_size": 20,
-        "timeout": 10,
+        "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "20")),
+        "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
     }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
+    # No request may hold a connection (or a game's row lock) for long: a stuck statement is
+    # cancelled and answered 503 (config.guard) instead of starving everyone else.
+    DATABASES["default"].setdefault("OPTIONS", {})["options"] = (
+        f"-c statement_timeout={int(os.environ.get('DB_STATEMENT_TIMEOUT_MS', '15000'))}"
+        f" -c lock_timeout={int(os.environ.get('DB_LOCK_TIMEOUT_MS', '5000'))}"
+    )
 elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
@@ -195,6 +213,9 @@ ACCOUNT_RATE_LIMITS = {
     "change_email": "1/m/user",
 }
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
+MFA_TOTP_ISSUER = "Fibbers"
+ADMIN_REQUIRE_MFA = env_bool("ADMIN_REQUIRE_MFA")
 LOGIN_REDIRECT_URL = "/"
 LOGIN_URL = "account_login"
 

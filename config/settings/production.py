@@ -6,6 +6,8 @@ from config.settings.base import *  # noqa: F403
 from config.settings.base import REDIS_URL, env_bool
 
 DEBUG = False
+BENCH_ENDPOINTS = False
+ADMIN_REQUIRE_MFA = True  # a superuser reaches the admin only with TOTP set up (accounts.admin_login)  # the bench's token-less write endpoint never exists in production
 SECRET_KEY = os.environ["SECRET_KEY"]
 if not REDIS_URL:
     raise RuntimeError("production needs REDIS_URL (cache, channel layer, Celery broker)")

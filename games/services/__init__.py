@@ -22,6 +22,7 @@ from games.services.tables import (
     game_start,
     invitation_decline,
     may_join,
+    not_ready,
     seat_ready,
 )
 
@@ -38,6 +39,7 @@ __all__ = [
     "game_start",
     "invitation_decline",
     "may_join",
+    "not_ready",
     "report_create",
     "report_resolve",
     "seat_ready",

@@ -125,3 +125,27 @@ def test_presence_survives_a_reload_and_lapses_without_heartbeats(started, monke
 
     present_between, present_after, lapsed = asyncio.run(scenario())
     assert present_between and present_after and not lapsed
+
+
+def test_joining_starting_and_aborting_reach_an_open_table(trio, admin_user):
+    alice, bob, carol = trio
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob", "carol"])
+
+    async def scenario():
+        socket, connected, _ = await connect(alice, game.pk)
+        assert connected
+        seen = [(await socket.receive_json_from(timeout=5))["game"]["status"]]
+        for step in (
+            lambda: services.game_join(bob, game.pk),
+            lambda: services.game_join(carol, game.pk),
+            lambda: services.game_start(alice, game.pk),
+            lambda: services.game_abort(admin_user, game.pk, "test"),
+        ):
+            await sync_to_async(step)()
+            message = await socket.receive_json_from(timeout=5)
+            seen.append((message["game"]["status"], len(message["game"]["players"])))
+        await socket.disconnect()
+        return seen
+
+    seen = asyncio.run(scenario())
+    assert seen == ["lobby", ("lobby", 2), ("lobby", 3), ("active", 3), ("aborted", 3)]

@@ -7,6 +7,8 @@ from collections import Counter
 from datetime import timedelta
 
 import pytest
+from django.test import Client
+from django.urls import reverse
 
 from accounts.models import Notification
 from games import services
@@ -166,3 +168,60 @@ def test_a_seat_handed_to_the_bot_for_missed_turns_is_taken_back_and_plays_again
     moves_before = Event.objects.filter(game=game, seat=0, reason="move").count()
     play_one(game, random.Random(6))
     assert Event.objects.filter(game=game, seat=0, reason="move").count() == moves_before + 1
+
+
+def _client(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def _live_table(trio) -> Game:
+    alice, bob, carol = trio
+    game = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=3, pace="live", invite=["bob", "carol"]
+    )
+    services.game_join(bob, game.pk)
+    services.game_join(carol, game.pk)
+    return game
+
+
+def test_a_live_table_starts_when_everyone_pressed_ready(trio):
+    alice, bob, carol = trio
+    game = _live_table(trio)
+    host = _client(alice)
+    page = host.post(reverse("games:command", args=[game.pk, "start"]), follow=True)
+    assert "Not everyone is ready" in page.content.decode()
+    assert Game.objects.get(pk=game.pk).status == Game.Status.LOBBY
+    for user in (bob, carol):
+        page = _client(user).post(reverse("games:command", args=[game.pk, "ready"]), follow=True)
+        assert "You are ready." in page.content.decode()
+    host.post(reverse("games:command", args=[game.pk, "start"]))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert not Seat.objects.filter(game=game, is_bot=True).exists()
+
+
+def test_starting_a_live_table_anyway_gives_the_absent_seat_to_the_bot_until_taken_back(trio):
+    alice, bob, carol = trio
+    game = _live_table(trio)
+    _client(bob).post(reverse("games:command", args=[game.pk, "ready"]))
+    _client(alice).post(reverse("games:command", args=[game.pk, "start_anyway"]))
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    absent = Seat.objects.get(game=game, user=carol)
+    assert absent.is_bot and absent.bot_reason == "absent"
+    assert not Seat.objects.get(game=game, user=bob).is_bot
+    carols = _client(carol)
+    page = carols.get(reverse("games:table", args=[game.pk])).content.decode()
+    assert "Take back my seat" in page
+    revision = game.revision
+    carols.post(reverse("games:command", args=[game.pk, "reclaim"]))
+    absent.refresh_from_db()
+    game.refresh_from_db()
+    assert not absent.is_bot and absent.bot_reason == ""
+    assert game.revision == revision + 1, "open pages hear of it"
+    assert (
+        "Take back my seat"
+        not in carols.get(reverse("games:table", args=[game.pk])).content.decode()
+    )

@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('accounts', '0002_user_away_until_user_vacation_days_used_and_more'),
+        ('accounts', '0003_display_name_rules'),
     ]
 
     operations = [

@@ -1,0 +1,199 @@
+"""The site's first line under abuse: bad text is a 400, a flooding client a 429, a database
+that cannot take more work a 503 — never a 500.
+
+``RequestGuardMiddleware`` runs before the session is read, so a refused request costs no
+database connection: it identifies the client by its credential (the API token or the
+session cookie, i.e. one signed-in player) and by its IP address, and keeps its counters in
+the shared cache (Redis in production) so the limits hold across processes.
+
+* in flight: at most ``inflight`` concurrent requests per credential and ``inflight_ip`` per
+  address (a flood of parallel requests is what exhausts the connection pool);
+* per minute: ``writes`` API calls and POSTs per credential, ``ip`` dynamic requests per
+  address (fixed one-minute windows; Retry-After says when the window ends).
+
+``server_error`` (the 500 handler) answers 503 with Retry-After when the error is the
+database being out of reach: the pool's wait ran out, or a statement or lock timeout hit.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import hashlib
+import logging
+import sys
+import time
+from collections.abc import Callable, Iterator
+from typing import Any
+
+from django.conf import settings
+from django.core.cache import cache
+from django.core.exceptions import RequestDataTooBig
+from django.db import OperationalError
+from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
+from django.http.multipartparser import MultiPartParserError
+from django.views import defaults
+from psycopg_pool import PoolTimeout
+
+from config.inputs import BadInput, check_text, parse_json
+
+logger = logging.getLogger(__name__)
+
+DEFAULT_LIMITS = {"inflight": 8, "inflight_ip": 32, "writes": 300, "ip": 1200}
+INFLIGHT_TTL = 120  # seconds: a counter a crashed worker never decremented heals by itself
+BUSY_RETRY_AFTER = 2
+
+
+def limits() -> dict[str, int]:
+    return {**DEFAULT_LIMITS, **getattr(settings, "REQUEST_LIMITS", {})}
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path.startswith("/api/")
+
+
+def error_response(
+    request: HttpRequest, status: int, code: str, message: str, retry_after: int | None = None
+) -> HttpResponse:
+    """An API client gets the API's ``Error`` body; a browser gets one plain line."""
+    response: HttpResponse
+    if is_api(request):
+        response = JsonResponse({"error": message, "code": code}, status=status)
+    else:
+        response = HttpResponse(message, status=status, content_type="text/plain; charset=utf-8")
+    if retry_after is not None:
+        response["Retry-After"] = str(max(1, retry_after))
+    response["Cache-Control"] = "no-store"
+    return response
+
+
+def client_ip(request: HttpRequest) -> str:
+    # allauth's adapter knows the proxy setup (ALLAUTH_TRUSTED_PROXY_COUNT): same IPs as its limits.
+    from allauth.account.adapter import get_adapter
+
+    try:
+        return get_adapter(request).get_client_ip(request)
+    except Exception:  # no usable address header: the socket's peer is all there is
+        return request.META.get("REMOTE_ADDR", "") or "unknown"
+
+
+def credential(request: HttpRequest) -> str | None:
+    """The client's credential as a short digest (never the secret itself in a cache key)."""
+    auth = request.headers.get("Authorization", "")
+    raw = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+    raw = raw or request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    return hashlib.sha256(raw.encode()).hexdigest()[:24] if raw else None
+
+
+def check_inputs(request: HttpRequest) -> None:
+    """Every text a client sends: query string, form fields, JSON bodies (raises BadInput)."""
+    sources = [request.GET, request.POST] if request.method == "POST" else [request.GET]
+    for query in sources:
+        for key, values in query.lists():
+            check_text(key)
+            for value in values:
+                check_text(value)
+    if request.content_type == "application/json" and request.body:
+        parse_json(request.body)
+
+
+class RequestGuardMiddleware:
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        if request.path.startswith("/" + settings.STATIC_URL.lstrip("/")):
+            return self.get_response(request)
+        try:
+            check_inputs(request)
+        except BadInput as exc:
+            return error_response(request, 400, exc.code, exc.message)
+        except (MultiPartParserError, RequestDataTooBig, UnreadablePostError):
+            return error_response(request, 400, "bad_request", "The request body is not readable.")
+        who = credential(request)
+        ip = client_ip(request)
+        conf = limits()
+        windows = [(f"ip:{ip}", conf["ip"])]
+        if who and (is_api(request) or request.method == "POST"):
+            windows.append((f"w:{who}", conf["writes"]))
+        for key, limit in windows:
+            wait = _window_exceeded(key, limit)
+            if wait:
+                return error_response(
+                    request, 429, "rate_limited", "Too many requests. Slow down.", wait
+                )
+        caps = [(f"if:ip:{ip}", conf["inflight_ip"])]
+        if who:
+            caps.append((f"if:{who}", conf["inflight"]))
+        with _in_flight(caps) as admitted:
+            if not admitted:
+                return error_response(
+                    request, 429, "too_many_parallel", "Too many requests at once. Slow down.", 1
+                )
+            response = self.get_response(request)
+        if is_api(request):
+            # API answers carry one seat's view (or say that a table exists): never cached
+            # by a browser or a proxy, never shown to the next user of a shared machine.
+            response["Cache-Control"] = "no-store"
+        return response
+
+
+def _window_exceeded(key: str, limit: int, period: int = 60) -> int:
+    """Counts one request in the current window; seconds to wait if over the limit, else 0."""
+    now = time.time()
+    window = int(now // period)
+    cache_key = f"guard:rl:{key}:{window}"
+    try:
+        cache.add(cache_key, 0, timeout=period + 5)
+        count = cache.incr(cache_key)
+    except Exception:  # the cache is down: serve rather than refuse everyone
+        logger.warning("rate-limit cache unavailable", exc_info=True)
+        return 0
+    if count <= limit:
+        return 0
+    return int((window + 1) * period - now) + 1
+
+
+@contextlib.contextmanager
+def _in_flight(caps: list[tuple[str, int]]) -> Iterator[bool]:
+    taken: list[str] = []
+    admitted = True
+    try:
+        for key, cap in caps:
+            cache_key = f"guard:{key}"
+            try:
+                cache.add(cache_key, 0, timeout=INFLIGHT_TTL)
+                count = cache.incr(cache_key)
+            except Exception:
+                logger.warning("in-flight cache unavailable", exc_info=True)
+                continue
+            taken.append(cache_key)
+            if count > cap:
+                admitted = False
+                break
+        yield admitted
+    finally:
+        for cache_key in taken:
+            with contextlib.suppress(Exception):
+                cache.decr(cache_key)
+
+
+def database_unavailable(exc: BaseException | None) -> bool:
+    """The pool's wait ran out, or statement_timeout/lock_timeout cancelled the work: the
+    request may succeed later (Django wraps psycopg's errors in its own OperationalError)."""
+    return isinstance(exc, PoolTimeout | OperationalError)
+
+
+def busy_response(request: HttpRequest) -> HttpResponse:
+    return error_response(
+        request, 503, "busy", "The site is busy. Try again in a moment.", BUSY_RETRY_AFTER
+    )
+
+
+def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+    """handler500: called inside Django's except block, so the exception is still at hand."""
+    exc = sys.exc_info()[1]
+    if database_unavailable(exc):
+        return busy_response(request)
+    if is_api(request):
+        return error_response(request, 500, "server_error", "Something went wrong on our side.")
+    return defaults.server_error(request)

@@ -1,0 +1,74 @@
+"""What counts as acceptable text from a client, shared by the HTTP guard, forms and the socket.
+
+PostgreSQL refuses NUL in text columns (the write then fails as a 500), and other control
+characters in names or keys end up in emails and logs. Tab, newline and carriage return are
+ordinary in free text and stay allowed.
+"""
+
+from __future__ import annotations
+
+import json
+import unicodedata
+from typing import Any
+
+ALLOWED_CONTROLS = frozenset("\t\n\r")
+# Bidi embeddings, overrides and isolates: they reorder what is shown around them (a name that
+# reads backwards in an email subject). Refused where a text names someone.
+BIDI_CONTROLS = frozenset("\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f")
+MAX_JSON_DEPTH = 32
+
+
+class BadInput(ValueError):
+    """Client input refused before any code uses it; ``code`` is stable for API answers."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+        self.message = message
+
+
+def has_control_characters(text: str) -> bool:
+    return any(
+        unicodedata.category(ch) == "Cc" and ch not in ALLOWED_CONTROLS
+        for ch in text
+        if ch < "\xa0"  # every Cc character is below U+00A0: skip the lookup for the rest
+    )
+
+
+def has_bidi_controls(text: str) -> bool:
+    return any(ch in BIDI_CONTROLS for ch in text)
+
+
+def check_text(text: str) -> None:
+    if has_control_characters(text):
+        raise BadInput("control_characters", "Text may not contain control characters.")
+
+
+def check_json_value(value: Any, max_depth: int = MAX_JSON_DEPTH) -> None:
+    """Every string (keys included) free of control characters, nesting at most ``max_depth``.
+    Iterative, so a hostile depth cannot exhaust the interpreter's stack."""
+    stack: list[tuple[Any, int]] = [(value, 1)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, str):
+            check_text(item)
+        elif isinstance(item, dict | list):
+            if depth > max_depth:
+                raise BadInput("too_deep", f"JSON may nest at most {max_depth} levels.")
+            children = item.items() if isinstance(item, dict) else enumerate(item)
+            for key, child in children:
+                if isinstance(key, str):
+                    check_text(key)
+                stack.append((child, depth + 1))
+
+
+def parse_json(raw: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
+    """json.loads with the checks above; RecursionError (a very deep document) is bad input."""
+    try:
+        value = json.loads(raw)
+    except RecursionError as exc:
+        raise BadInput("too_deep", f"JSON may nest at most {max_depth} levels.") from exc
+    except ValueError as exc:
+        raise BadInput("malformed", "Send a JSON object.") from exc
+    check_json_value(value, max_depth)
+    return value

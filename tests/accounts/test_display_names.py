@@ -1,0 +1,56 @@
+"""Display names: one per active player (case-insensitive), no control or direction characters."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, transaction
+from django.test import Client
+
+from accounts.models import User
+
+pytestmark = pytest.mark.django_db
+
+
+def save_name(user, name: str):
+    client = Client()
+    client.force_login(user)
+    return client.post(
+        "/profile/",
+        {
+            "display_name": name,
+            "avatar_colour": "#2980b9",
+            "language": "en",
+            "time_zone": "UTC",
+            "email_preference": "each",
+        },
+    )
+
+
+def test_a_name_another_active_player_shows_is_refused(alice, bob, carol):
+    assert save_name(alice, "Queen").status_code == 302
+    response = save_name(bob, "queen")
+    assert response.status_code == 200 and "already goes by that name" in response.content.decode()
+    # Nor the username of a player who shows by it (carol has no display name).
+    assert "already goes by that name" in save_name(bob, "CAROL").content.decode()
+    bob.refresh_from_db()
+    assert bob.display_name == ""
+
+
+@pytest.mark.parametrize("name", ["evil\u202etxt.exe", "a\u2066b", "rtl\u200f"])
+def test_direction_characters_are_refused(alice, name):
+    response = save_name(alice, name)
+    assert response.status_code == 200
+    assert "control or direction characters" in response.content.decode()
+    alice.refresh_from_db()
+    assert alice.display_name == ""
+
+
+def test_the_database_holds_both_rules(alice, bob):
+    User.objects.filter(pk=alice.pk).update(display_name="Twin")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.filter(pk=bob.pk).update(display_name="twin")
+    with pytest.raises(IntegrityError), transaction.atomic():
+        User.objects.filter(pk=bob.pk).update(display_name="x\u202ey")
+    # A banned (inactive) player's old name does not block anyone.
+    User.objects.filter(pk=alice.pk).update(is_active=False)
+    User.objects.filter(pk=bob.pk).update(display_name="twin")
