@@ -24,6 +24,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import (
     ApiToken,
@@ -124,7 +125,11 @@ def api_token_create(user: User, name: str) -> tuple[ApiToken, str]:
     if ApiToken.objects.filter(user=user, revoked_at__isnull=True).count() >= MAX_ACTIVE_TOKENS:
         raise TokenError(
             "too_many_tokens",
-            _("You already have %(count)d active tokens; revoke one first.")
+            ngettext(
+                "You already have %(count)d active token; revoke it first.",
+                "You already have %(count)d active tokens; revoke one first.",
+                MAX_ACTIVE_TOKENS,
+            )
             % {"count": MAX_ACTIVE_TOKENS},
         )
     raw = ApiToken.generate()

@@ -8,7 +8,7 @@ from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as _lazy
+from django.utils.translation import gettext_lazy
 
 from games import services
 from games.errors import GameError
@@ -17,14 +17,14 @@ from games.services.moderation import REPORT_TEXT_MAX
 
 
 class ReportForm(forms.Form):
-    reported = forms.TypedChoiceField(label=_lazy("Player"), coerce=int)
-    reason = forms.ChoiceField(label=_lazy("Reason"), choices=Report.Reason.choices)
+    reported = forms.TypedChoiceField(label=gettext_lazy("Player"), coerce=int)
+    reason = forms.ChoiceField(label=gettext_lazy("Reason"), choices=Report.Reason.choices)
     text = forms.CharField(
-        label=_lazy("What happened"),
+        label=gettext_lazy("What happened"),
         required=False,
         max_length=REPORT_TEXT_MAX,
         widget=forms.Textarea(attrs={"rows": 5}),
-        help_text=_lazy("Only the moderators read this."),
+        help_text=gettext_lazy("Only the moderators read this."),
     )
 
     def __init__(self, *args: object, seats: list[Seat], **kwargs: object) -> None:

@@ -16,7 +16,7 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as N_
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import ModerationLog, Notification, User
 from accounts.notifications import notify
@@ -81,7 +81,7 @@ def game_abort(actor: User, game_id: int, reason: str) -> Game:
         )
         _log(actor, ModerationAction.GAME_ABORT, reason, game_id=game.pk)
         for seat in (s for s in change.seats if s.user is not None and s.user.is_active):
-            text = N_("A moderator stopped %(game)s #%(id)s. It ends without a result.")
+            text = gettext_lazy("A moderator stopped %(game)s #%(id)s. It ends without a result.")
             _tell(seat.user, Notification.Kind.GAME_FINISHED, text, game)
     return game
 
@@ -118,7 +118,7 @@ def seat_to_bot(actor: User, game_id: int, seat_index: int, reason: str) -> Seat
         _hand_to_bot(change, seat, "admin")
         _log(actor, ModerationAction.SEAT_TO_BOT, reason, game_id=game.pk, target=seat.user)
         if seat.user is not None and seat.user.is_active:
-            text = N_("A moderator handed your seat at %(game)s #%(id)s to the bot.")
+            text = gettext_lazy("A moderator handed your seat at %(game)s #%(id)s to the bot.")
             _tell(seat.user, Notification.Kind.SEAT_TO_BOT, text, game)
     return seat
 
@@ -211,7 +211,12 @@ def report_create(
     text = (text or "").strip()
     if len(text) > REPORT_TEXT_MAX:
         raise GameError(
-            _("Keep the description under %(max)d characters.") % {"max": REPORT_TEXT_MAX},
+            ngettext(
+                "Keep the description under %(max)d character.",
+                "Keep the description under %(max)d characters.",
+                REPORT_TEXT_MAX,
+            )
+            % {"max": REPORT_TEXT_MAX},
             "too_long",
         )
     if Report.objects.filter(

@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy as N_
+from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from accounts.models import Notification, User
 from accounts.notifications import notify
@@ -56,9 +56,9 @@ def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
     for seat in (s for s in seats if s.user_id):
         won = seat.index in result.get("winners", [])
         text = (
-            N_("You won at %(game)s #%(id)s!")
+            gettext_lazy("You won at %(game)s #%(id)s!")
             if won
-            else N_("%(game)s #%(id)s is over: %(winners)s won.")
+            else gettext_lazy("%(game)s #%(id)s is over: %(winners)s won.")
         )
         notify(
             seat.user,
@@ -86,9 +86,12 @@ def wait_opened(
         if seat is None or index in movers or not engine.legal_actions(state, index):
             continue
         if waiting.kind == "window":
-            kind, text = Notification.Kind.WINDOW, N_("Quick! %(game)s #%(id)s needs your answer.")
+            kind, text = (
+                Notification.Kind.WINDOW,
+                gettext_lazy("Quick! %(game)s #%(id)s needs your answer."),
+            )
         else:
-            kind, text = Notification.Kind.YOUR_TURN, N_("Your turn in %(game)s #%(id)s.")
+            kind, text = Notification.Kind.YOUR_TURN, gettext_lazy("Your turn in %(game)s #%(id)s.")
         _notify_wait(seat.user, kind, _say(seat.user, text, game=engine.name, id=game.pk), game)
 
 
@@ -104,7 +107,7 @@ def _notify_wait(user: User, kind: str, text: str, game: Game) -> None:
 
 def seat_handed_to_bot(game: Game, seat: Seat) -> None:
     if seat.user_id:
-        text = N_(
+        text = gettext_lazy(
             "You missed three turns in a row at %(game)s #%(id)s, so the bot plays your seat now."
         )
         notify(
@@ -119,7 +122,7 @@ def seat_handed_to_bot(game: Game, seat: Seat) -> None:
 
 
 def invited(game: Game, invitee: User, host: User) -> None:
-    text = N_("%(host)s invites you to a table of %(game)s.")
+    text = gettext_lazy("%(host)s invites you to a table of %(game)s.")
     notify(
         invitee,
         Notification.Kind.INVITATION,
@@ -154,7 +157,7 @@ def nudge(user: User, game_id: int) -> str:
             _("%(name)s was already nudged this turn.") % {"name": seat.user.name}, "already_nudged"
         )
     Seat.objects.filter(pk=seat.pk).update(nudged_for_wait=game.wait_seq)
-    text = N_("%(name)s nudges you: it is your turn in %(game)s #%(id)s.")
+    text = gettext_lazy("%(name)s nudges you: it is your turn in %(game)s #%(id)s.")
     _notify_wait(
         seat.user,
         Notification.Kind.NUDGE,
@@ -194,7 +197,7 @@ def send_due_reminders(now: Any = None) -> int:
                 if not claimed:
                     continue  # reminded already (another sweeper got there first)
                 left = max(1, int((game.deadline_at - now).total_seconds() // 60))
-                text = N_("Reminder: your move in %(game)s #%(id)s is due in %(left)s.")
+                text = gettext_lazy("Reminder: your move in %(game)s #%(id)s is due in %(left)s.")
                 _notify_wait(
                     seat.user,
                     Notification.Kind.REMINDER,
@@ -203,7 +206,11 @@ def send_due_reminders(now: Any = None) -> int:
                         text,
                         game=registry.get(game.engine, game.rules_version).name,
                         id=game.pk,
-                        left=_say(seat.user, N_("%(m)d min"), m=left),
+                        left=_say(
+                            seat.user,
+                            ngettext_lazy("%(m)d minute", "%(m)d minutes", left),
+                            m=left,
+                        ),
                     ),
                     game,
                 )

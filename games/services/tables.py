@@ -8,6 +8,7 @@ from typing import Any
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.selectors import are_friends, has_blocked
@@ -101,7 +102,11 @@ def game_create(
     rules = registry.get(engine)
     if not isinstance(seats, int) or not rules.min_players <= seats <= rules.max_players:
         raise GameError(
-            _("%(game)s is for %(low)d to %(high)d players.")
+            ngettext(
+                "%(game)s is for %(low)d to %(high)d player.",
+                "%(game)s is for %(low)d to %(high)d players.",
+                rules.max_players,
+            )
             % {"game": rules.name, "low": rules.min_players, "high": rules.max_players},
             "bad_seats",
         )

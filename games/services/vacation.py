@@ -7,6 +7,7 @@ from datetime import timedelta
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.models import User
 from games.errors import GameError
@@ -54,7 +55,13 @@ def vacation_start(user: User, days: int) -> User:
     left = days_left(user)
     if days > left:
         raise GameError(
-            _("You have %(left)d vacation days left this year.") % {"left": left}, "too_many_days"
+            ngettext(
+                "You have %(left)d vacation day left this year.",
+                "You have %(left)d vacation days left this year.",
+                left,
+            )
+            % {"left": left},
+            "too_many_days",
         )
     if user.vacation_year != now.year:
         user.vacation_year, user.vacation_days_used = now.year, 0
