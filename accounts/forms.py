@@ -103,8 +103,13 @@ class FindPlayerForm(forms.Form):
         widget=forms.TextInput(attrs={"autocomplete": "off", "autocapitalize": "none"}),
     )
 
-    def clean_who(self) -> User:
-        player = selectors.find_player(self.cleaned_data["who"])
+    def clean_who(self) -> User | str:
+        """A player found by username, or an email address as typed: whether an address
+        belongs to anyone is never said (see services.friend_request_by_email)."""
+        who = self.cleaned_data["who"].strip()
+        if "@" in who:
+            return who.lower()
+        player = selectors.find_player(who)
         if player is None:
             raise forms.ValidationError(
                 _("There is no player with that username or email."), code="unknown_user"

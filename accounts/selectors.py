@@ -43,15 +43,11 @@ def display_name_taken(name: str, user: User) -> bool:
 
 
 def find_player(query: str) -> User | None:
-    """An active player by exact username or exact email (both case-insensitive)."""
+    """An active player by exact username (case-insensitive)."""
     query = query.strip()
     if not query:
         return None
     active = User.objects.filter(is_active=True)
-    if "@" in query:
-        by_email = active.filter(email__iexact=query).order_by("pk").first()
-        if by_email is not None:
-            return by_email
     exact = active.filter(username=query).first()
     return exact or active.filter(username__iexact=query).order_by("pk").first()
 

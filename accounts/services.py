@@ -13,11 +13,13 @@ the block, because the request would be missing from the sender's outgoing list.
 
 from __future__ import annotations
 
+import contextlib
 import enum
 import zoneinfo
 from datetime import timedelta
 
 from django.conf import settings
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
@@ -370,3 +372,23 @@ def user_unban(actor: User, user: User, reason: str = "") -> User:
         actor=actor, action=ModerationAction.UNBAN, target_user=user, reason=reason.strip()
     )
     return user
+
+
+EMAIL_LOOKUPS_PER_HOUR = 10
+
+
+def friend_request_by_email(user: User, address: str) -> bool:
+    """Sends a friend request to whoever signed up with ``address``, if anyone did. The answer
+    is the same either way (True: done, False: too many lookups this hour), so the friends
+    page cannot be used to probe which addresses have an account."""
+    key = f"email-lookups:{user.pk}"
+    cache.add(key, 0, 3600)
+    if cache.incr(key) > EMAIL_LOOKUPS_PER_HOUR:
+        return False
+    other = User.objects.filter(is_active=True, email__iexact=address.strip()).first()
+    if other is None or other.pk == user.pk:
+        return True
+    # already friends, already asked, blocked...: nothing is told about a stranger's address
+    with contextlib.suppress(FriendError):
+        friend_request_send(user, other)
+    return True

@@ -103,7 +103,10 @@ def _render_friends(request: HttpRequest, find_form: FindPlayerForm) -> HttpResp
     found = None
     if find_form.is_bound and find_form.is_valid():
         player = find_form.cleaned_data["who"]
-        found = {"player": player, "relation": selectors.relationship(user, player)}
+        if isinstance(player, str):
+            found = {"email": player}  # an address: whether it has an account is not shown
+        else:
+            found = {"player": player, "relation": selectors.relationship(user, player)}
     context = {
         "find_form": find_form,
         "found": found,
@@ -129,6 +132,16 @@ def friend_request_send(request: HttpRequest) -> HttpResponse:
     if not form.is_valid():
         return _render_friends(request, form)
     other = form.cleaned_data["who"]
+    if isinstance(other, str):
+        if services.friend_request_by_email(request.user, other):
+            messages.success(
+                request,
+                _("If a player signed up with %(email)s, they now have your friend request.")
+                % {"email": other},
+            )
+        else:
+            messages.error(request, _("Too many addresses looked up. Try again in an hour."))
+        return redirect("friends")
     try:
         outcome, _request = services.friend_request_send(request.user, other)
     except services.FriendError as error:

@@ -178,6 +178,7 @@ class Engine(Protocol):
     def waiting_for(self, state: State) -> Waiting: ...
     def result(self, state: State) -> dict[str, Any] | None: ...
     def bot_action(self, state: State, seat: int, rng: random.Random) -> Action: ...
+    def bot_aside(self, state: State, seat: int, rng: random.Random) -> Action | None: ...
     def card_zones(self, state: State) -> dict[str, list[int]]: ...
 
 
@@ -200,6 +201,14 @@ class Decide(Protocol):
     def __call__(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action: ...
 
 
+class Aside(Protocol):
+    """A bot's out-of-turn initiative, from what its seat may know: an action, or None."""
+
+    def __call__(
+        self, view: dict[str, Any], legal: list[Action], rng: random.Random
+    ) -> Action | None: ...
+
+
 def bot_from_view(
     engine: Engine, state: State, seat: int, rng: random.Random, decide: Decide
 ) -> Action:
@@ -210,6 +219,24 @@ def bot_from_view(
         raise IllegalAction("no_move", "This seat has nothing to do now.")
     action = decide(engine.view(state, seat), legal, rng)
     return action if action in legal else rng.choice(legal)
+
+
+def aside_from_view(
+    engine: Engine, state: State, seat: int, rng: random.Random, aside: Aside
+) -> Action | None:
+    """``engine.bot_aside``: an out-of-turn move a bot makes on its own initiative (a sleeve
+    cheat, an accusation), or None. The platform asks every bot at every change, whoever's
+    turn it is, so the moment of a bot's secret move says nothing about which bot made it."""
+    legal = engine.legal_actions(state, seat)
+    if not legal:
+        return None
+    action = aside(engine.view(state, seat), legal, rng)
+    return action if action in legal else None
+
+
+def no_aside(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action | None:
+    """For games without out-of-turn moves."""
+    return None
 
 
 def working_copy(state: State) -> State:

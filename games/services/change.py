@@ -47,6 +47,8 @@ FAST_PATH_SECONDS = 300
 # In a window humans still owe, each bot answers at each opportunity with this chance:
 # a human-like delay, so people can still win a race or a slap against bots.
 BOT_WINDOW_EAGERNESS = 0.5
+# Each bot's chance, at each change the table sees, to make an aside (see GameChange._asides).
+BOT_ASIDE_CHANCE = 0.2
 
 
 def same_wait(before: Waiting | None, after: Waiting) -> bool:
@@ -197,11 +199,23 @@ class GameChange:
         return self.state is not None and self.engine.result(self.state) is not None
 
     def settle_bots(self, everyone: bool = False, rng: random.Random | None = None) -> None:
-        """Applies the moves bots owe now. ``everyone``: every owing bot answers (a deadline).
-        At most BOT_CHUNK moves: the rest is left to the next change (``bots_pending``)."""
+        """Applies the moves bots owe now (``everyone``: every owing bot answers, as at a
+        deadline), then offers every bot an aside (see ``_asides``). At most BOT_CHUNK moves:
+        the rest is left to the next change (``bots_pending``)."""
         rng = rng or random.Random()
+        budget = [BOT_CHUNK]
+        self._owed_bot_moves(everyone, rng, budget)
+        if self._asides(rng, budget):
+            self._owed_bot_moves(everyone, rng, budget)
+        self.bots_pending = (
+            budget[0] <= 0
+            and not self.over()
+            and any(s in self.bots() for s in (self.waiting.seats if self.waiting else ()))
+        )
+
+    def _owed_bot_moves(self, everyone: bool, rng: random.Random, budget: list[int]) -> None:
         bots = self.bots()
-        for _step in range(BOT_CHUNK):
+        while budget[0] > 0:
             if self.state is None or self.over():
                 return
             assert self.waiting is not None
@@ -214,11 +228,26 @@ class GameChange:
                 if not owed:
                     return
             seat = rng.choice(owed)
-            action = self.engine.bot_action(self.state, seat, rng)
-            self.apply(seat, action, Event.Reason.BOT)
-        self.bots_pending = not self.over() and any(
-            s in bots for s in (self.waiting.seats if self.waiting else ())
-        )
+            self.apply(seat, self.engine.bot_action(self.state, seat, rng), Event.Reason.BOT)
+            budget[0] -= 1
+
+    def _asides(self, rng: random.Random, budget: list[int]) -> bool:
+        """Every bot, whoever's turn it is and whether or not it just moved, may make an
+        out-of-turn move of its own (a sleeve cheat) with the same chance at every change, so
+        the moment of a bot's secret move tells nobody which bot made it. Only in changes the
+        whole table sees anyway: an aside must not make a secret answer observable."""
+        if self.state is None or self.over() or self._observers() is not None:
+            return False
+        applied = False
+        for seat in rng.sample(sorted(self.bots()), len(self.bots())):
+            if budget[0] <= 0 or self.over() or rng.random() >= BOT_ASIDE_CHANCE:
+                continue
+            action = self.engine.bot_aside(self.state, seat, rng)
+            if action is not None:
+                self.apply(seat, action, Event.Reason.BOT)
+                budget[0] -= 1
+                applied = True
+        return applied
 
     def set_deadline(self, at: datetime | None) -> None:
         """A moderator's or a vacation's deadline for the current wait."""

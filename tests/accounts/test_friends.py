@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from datetime import timedelta
 
 import pytest
@@ -56,11 +57,36 @@ def test_send_request_by_username(as_alice, alice, bob):
 def test_send_request_by_exact_email_any_case(as_alice, alice, bob):
     response = send(as_alice, "  BOB@Example.com ")
 
-    assert page_messages(response) == ["Friend request sent to bob."]
+    assert page_messages(response) == [
+        "If a player signed up with bob@example.com, they now have your friend request."
+    ]
     assert FriendRequest.objects.filter(from_user=alice, to_user=bob).exists()
 
 
-@pytest.mark.parametrize("who", ["nobody", "bo", "bob@example", "example.com", "b%", ""])
+def test_an_address_nobody_uses_gets_the_same_answer_and_changes_nothing(as_alice, bob, state):
+    def page(address: str) -> str:
+        html = as_alice.get(reverse("friends"), {"who": address}).content.decode()
+        html = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+        return html.replace(address, "X").replace(address.replace("@", "%40"), "X")
+
+    assert page("nobody@example.com") == page("bob@example.com")
+    before = state()
+    response = send(as_alice, "nobody@example.com")
+    assert page_messages(response) == [
+        "If a player signed up with nobody@example.com, they now have your friend request."
+    ]
+    assert state() == before
+
+
+def test_looking_up_addresses_is_limited_to_ten_an_hour(as_alice, alice, bob):
+    for k in range(10):
+        send(as_alice, f"someone{k}@example.com")
+    response = send(as_alice, "bob@example.com")
+    assert page_messages(response) == ["Too many addresses looked up. Try again in an hour."]
+    assert not FriendRequest.objects.filter(from_user=alice, to_user=bob).exists()
+
+
+@pytest.mark.parametrize("who", ["nobody", "bo", "example.com", "b%", ""])
 def test_unknown_player_is_a_field_error_and_changes_nothing(as_alice, bob, state, who):
     before = state()
 
@@ -100,9 +126,15 @@ def test_duplicate_request_is_refused(as_alice, bob, state):
     send(as_alice, "bob")
     before = state()
 
-    response = send(as_alice, "bob@example.com")
+    response = send(as_alice, "bob")
 
     assert page_messages(response) == ["You have already sent bob a friend request."]
+    assert state() == before
+    # by address, nothing about the account behind it is told: the same neutral answer
+    response = send(as_alice, "bob@example.com")
+    assert page_messages(response) == [
+        "If a player signed up with bob@example.com, they now have your friend request."
+    ]
     assert state() == before
 
 

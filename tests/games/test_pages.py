@@ -199,7 +199,11 @@ def _events_of_whole_games() -> list[dict]:
             rng = random.Random(seed)
             while engine.result(state) is None:
                 waiting = engine.waiting_for(state)
-                if waiting.kind == "window" and rng.random() < 0.1:
+                aside_seat = rng.randrange(players)
+                aside = engine.bot_aside(state, aside_seat, rng) if rng.random() < 0.2 else None
+                if aside is not None:  # as the platform offers bots at each change
+                    state, events = engine.apply(state, aside_seat, aside)
+                elif waiting.kind == "window" and rng.random() < 0.1:
                     state, events = engine.apply(state, None, {"type": "timeout"})
                 else:
                     seat = rng.choice(list(waiting.seats))

@@ -42,10 +42,8 @@ def _answers(game: Game, user) -> dict[str, int]:
 def _socket_code(user, game: Game) -> int | None:
     async def scenario():
         communicator, connected, code = await connect(user, game.pk)
-        if connected:
-            await communicator.disconnect()
-            return None
-        return code
+        await communicator.disconnect()  # refused or not, the consumer ends cleanly
+        return None if connected else code
 
     return asyncio.run(scenario())
 
@@ -81,6 +79,7 @@ def test_a_non_numeric_socket_path_is_refused_not_a_server_error(watched):
             communicator = WebsocketCommunicator(app_for(user), path)
             connected, code = await communicator.connect()
             assert not connected and code == 4404, path
+            await communicator.disconnect()  # let the refused consumer end cleanly
 
     asyncio.run(scenario())
 

@@ -86,6 +86,9 @@ class CockroachPokerRoyal:
     def bot_action(self, state: State, seat: int, rng: random.Random) -> Action:
         return bot_from_view(self, state, seat, rng, bot.decide)
 
+    def bot_aside(self, state: State, seat: int, rng: random.Random) -> Action | None:
+        return None  # no out-of-turn moves in this game
+
     def card_zones(self, state: State) -> dict[str, list[int]]:
         return views.card_zones(state)
 

@@ -1,9 +1,9 @@
 """A sensible Mogel Motte player that decides from its seat's view and legal actions only.
 
-It slips moths (and other heavy cards) up its sleeve when it is not guard, accuses once per
-fresh fidget notice when it is guard (suspecting whoever was active when the fidget
-happened), races and slaps at once, plays its heaviest playable card first and gives away
-its heaviest non-moth cards.
+When the game waits on it, it races and slaps at once, plays its heaviest playable card first
+and gives away its heaviest non-moth cards. Its asides (``aside``), offered by the platform at
+random moments: it slips moths (and other heavy cards) up its sleeve when it is not guard, and
+accuses once per fresh fidget notice when it is guard.
 """
 
 from __future__ import annotations
@@ -137,15 +137,21 @@ def _answer(me: _Seat, rng: random.Random) -> Action:
     return {"type": "gift", "card": me.heaviest(me.cards("gift"))}
 
 
-def decide(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+def aside(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action | None:
+    """On its own initiative, at any moment the platform offers (not only on its turn, or
+    its turn would name it): accuse after a fresh fidget as guard, else slip a card away."""
     me = _Seat(view, legal)
     if view["phase"] in ("race", "slap") and me.owes():
-        return _answer(me, rng)  # the first to race wins; the last to slap pays
+        return None  # answering first matters more
     if me.is_guard and "accuse" in me.by_type and _fresh_fidget(me):
         return _accuse(me, rng)
     cheat = _cheat_card(me)
-    if cheat is not None:
-        return {"type": "cheat", "card": cheat}
+    return {"type": "cheat", "card": cheat} if cheat is not None else None
+
+
+def decide(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action:
+    """What the bot does when the game waits on it: its cheats and accusations are asides."""
+    me = _Seat(view, legal)
     if me.owes():
         return _answer(me, rng)
     # Asked to act out of turn with nothing owed: the least harmful out-of-turn move.

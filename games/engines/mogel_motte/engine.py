@@ -68,6 +68,7 @@ from games.engines.core import (
     Event,
     State,
     Waiting,
+    aside_from_view,
     bot_from_view,
     public,
     require,
@@ -176,6 +177,9 @@ class MogelMotte:
 
     def bot_action(self, state: State, seat: int, rng: random.Random) -> Action:
         return bot_from_view(self, state, seat, rng, bot.decide)
+
+    def bot_aside(self, state: State, seat: int, rng: random.Random) -> Action | None:
+        return aside_from_view(self, state, seat, rng, bot.aside)
 
     def card_zones(self, state: State) -> dict[str, list[int]]:
         zones: dict[str, list[int]] = {

@@ -214,15 +214,29 @@ def test_the_bot_slips_a_moth_away_when_it_is_not_guard():
     }
 
 
-def test_the_bot_accuses_once_per_fresh_fidget_as_guard():
+def test_the_bot_accuses_once_per_fresh_fidget_as_guard_as_an_aside():
     state = four()
+    assert ENGINE.bot_aside(state, 0, random.Random(1)) is None
     assert ENGINE.bot_action(state, 0, random.Random(1))["type"] == "play"
     state, _ = cheat(state, 2, "N1")
-    action = ENGINE.bot_action(state, 0, random.Random(1))
+    action = ENGINE.bot_aside(state, 0, random.Random(1))
     assert action["type"] == "accuse" and action["card"] == card(state, 0, "A1")
+    assert ENGINE.bot_action(state, 0, random.Random(1))["type"] == "play", "its turn: it plays"
     state, _ = act(state, 0, action)
     if state["guard"] == 0:
+        assert ENGINE.bot_aside(state, 0, random.Random(1)) is None
         assert ENGINE.bot_action(state, 0, random.Random(1))["type"] == "play"
+
+
+def test_the_bot_cheats_as_an_aside_never_as_its_turns_move():
+    state = table(
+        [["M1", "N5", "N1", "N2"], ["N2", "N4"], ["N1", "N3"]], top="N3", guard=2, active=0
+    )
+    assert ENGINE.bot_action(state, 0, random.Random(1))["type"] == "play"
+    assert ENGINE.bot_aside(state, 0, random.Random(1)) == {
+        "type": "cheat",
+        "card": card(state, 0, "M1"),
+    }
 
 
 def test_the_bot_races_and_slaps():
@@ -245,6 +259,10 @@ def test_the_bot_beats_random_players():
         while ENGINE.result(state) is None:
             waiting = ENGINE.waiting_for(state)
             seat = rng.choice(waiting.seats)
+            aside = ENGINE.bot_aside(state, 0, rng) if rng.random() < 0.2 else None
+            if aside is not None:  # the platform offers the bot an aside at every change
+                state, _ = act(state, 0, aside)
+                continue
             legal = ENGINE.legal_actions(state, seat)
             action = ENGINE.bot_action(state, 0, rng) if seat == 0 else rng.choice(legal)
             assert action in legal
