@@ -91,8 +91,7 @@ def test_three_consecutive_timeouts_hand_the_seat_to_the_bot_and_the_game_goes_o
         waiting = engine.waiting_for(game.state)
         if waiting.kind == "turn":
             timed_out[waiting.seats[0]] = timed_out.get(waiting.seats[0], 0) + 1
-        _due_in(game, -1)
-        assert services.apply_deadline(game.pk)
+        services.force_deadline(game.created_by, game.pk, "test: everyone is away")
         if any(count >= 3 for count in timed_out.values()):
             break
     handed = [s for s in Seat.objects.filter(game=game) if s.bot_reason == "timeouts"]

@@ -78,7 +78,11 @@ def test_no_email_while_the_player_has_the_table_open(started):
     game = turn_game(started)
     _seat, user = waited_user(game)
     note = notifications.notify(user, Notification.Kind.YOUR_TURN, "t", "/x", game.pk)
-    notifications.mark_present(game.pk, user.pk)
+    at_table = Client()
+    at_table.force_login(user)
+    at_table.get(reverse("games:table", args=[game.pk]))  # the real path: the table is open
+    # Opening the table also marks its notices read; unread again, only presence is tested.
+    Notification.objects.filter(pk=note.pk).update(read_at=None)
     assert send_notification_email(note.pk) == "skip"
     assert mail.outbox == []
 
@@ -139,16 +143,12 @@ def test_pages_show_times_in_the_players_own_time_zone(started):
 def test_a_reminder_goes_out_once_at_80_percent_of_the_deadline(started):
     game = turn_game(started)
     _seat, user = waited_user(game)
-    now = timezone.now()
-    Game.objects.filter(pk=game.pk).update(
-        deadline_at=now + timedelta(seconds=game.move_seconds * 0.5)
-    )
-    assert notify.send_due_reminders(now) == 0
-    Game.objects.filter(pk=game.pk).update(
-        deadline_at=now + timedelta(seconds=game.move_seconds * 0.15)
-    )
-    assert notify.send_due_reminders(now) == 1
-    assert notify.send_due_reminders(now) == 0
+    span = timedelta(seconds=game.move_seconds)
+    halfway = game.wait_opened_at + span * 0.5  # the sweep's clock, not the stored wait, moves
+    assert notify.send_due_reminders(halfway) == 0
+    late = game.wait_opened_at + span * 0.85
+    assert notify.send_due_reminders(late) == 1
+    assert notify.send_due_reminders(late) == 0
     reminder = Notification.objects.get(user=user, kind=Notification.Kind.REMINDER)
     user.email_reminders = False
     user.save()
@@ -216,8 +216,7 @@ def test_invitations_friend_requests_results_and_hand_overs_notify(trio, make_us
         solo.refresh_from_db()
         if solo.status != Game.Status.ACTIVE:
             break
-        Game.objects.filter(pk=solo.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
-        services.apply_deadline(solo.pk)
+        services.force_deadline(bob, solo.pk, "test: bob is away")
     assert (
         Notification.objects.filter(
             user=bob, kind=Notification.Kind.SEAT_TO_BOT, game_id=solo.pk
@@ -339,11 +338,11 @@ def test_a_player_moving_against_bots_is_not_pinged_for_the_turn_that_comes_stra
             Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).count()
             == before
         )
-    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
     game.refresh_from_db()
     if game.status == Game.Status.ACTIVE:
         before = Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).count()
-        services.apply_deadline(game.pk)  # the bot moved for her: she was away, so she hears of it
+        # the bot moved for her: she was away, so she hears of it
+        services.force_deadline(alice, game.pk, "test: alice is away")
         game.refresh_from_db()
         if game.status == Game.Status.ACTIVE:
             assert (
