@@ -19,32 +19,12 @@ import os
 import random
 import sys
 from collections import Counter
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from fresh_db import setup_django  # bench/ is the script's folder
+
 DATABASE_URL = os.environ.get(
     "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/fibbers_bench_notices"
 )
-
-
-def setup_django() -> None:
-    os.environ["DATABASE_URL"] = DATABASE_URL
-    os.environ.pop("REDIS_URL", None)  # no broker needed: emails are queued and dropped
-    os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.local"
-    os.environ["CELERY_TASK_ALWAYS_EAGER"] = "0"
-    sys.path.insert(0, str(ROOT))
-    import psycopg
-
-    base, name = DATABASE_URL.rsplit("/", 1)
-    with psycopg.connect(f"{base}/postgres", autocommit=True) as conn:
-        conn.execute(f'drop database if exists "{name}"')
-        conn.execute(f'create database "{name}"')
-    import django
-
-    django.setup()
-    from django.core.management import call_command
-
-    call_command("migrate", verbosity=0)
 
 
 def play(engine: str, k: int, deck_seeds: random.Random) -> dict:
@@ -100,7 +80,7 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--games", type=int, default=30)
     args = parser.parse_args()
-    setup_django()
+    setup_django(DATABASE_URL)
     from games.engines import registry
 
     for engine in sorted(registry.ENGINES):
