@@ -225,3 +225,19 @@ def test_starting_a_live_table_anyway_gives_the_absent_seat_to_the_bot_until_tak
         "Take back my seat"
         not in carols.get(reverse("games:table", args=[game.pk])).content.decode()
     )
+
+
+def test_games_in_play_before_the_wait_was_stored_get_their_current_wait(started):
+    import importlib
+
+    from django.apps import apps
+
+    game = started("cockroach-poker-royal")
+    expected = (game.wait_kind, game.wait_seat)
+    Game.objects.filter(pk=game.pk).update(  # a row as the first version stored it
+        wait_seq=0, wait_kind="", wait_window="", wait_seat=None, wait_opened_at=None
+    )
+    importlib.import_module("games.migrations.0006_fill_current_waits").fill(apps, None)
+    game.refresh_from_db()
+    assert (game.wait_kind, game.wait_seat) == expected and game.wait_seq == 1
+    assert game.wait_opened_at is not None
