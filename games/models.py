@@ -52,6 +52,12 @@ class Game(models.Model):
         max_length=10, choices=JoinPolicy.choices, default=JoinPolicy.INVITED
     )
     allow_spectators = models.BooleanField(default=True)
+    # "Learn to play": a Live table against bots with the rules beside the board.
+    learning = models.BooleanField(default=False)
+    # "Play again": the finished table this one replays (one rematch per table).
+    rematch_of = models.OneToOneField(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
     # The seed is the deck: it never leaves the server before the game ends.
     seed = models.BigIntegerField()
@@ -276,3 +282,48 @@ class Report(models.Model):
 
     def __str__(self) -> str:
         return f"{self.reporter} reports {self.reported} ({self.status})"
+
+
+class PlayerRecord(models.Model):
+    """A player's rating and record at one game (slug), updated when a table of theirs ends.
+
+    The rating is OpenSkill's Weng-Lin Plackett-Luce model: it rates multi-player results by
+    placement (winners ahead of losers), which fits games where several players win together
+    or one player loses alone; shown as the conservative ``ordinal`` (mu - 3 sigma).
+    """
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="records"
+    )
+    engine = models.CharField(max_length=40)
+    mu = models.FloatField(default=25.0)
+    sigma = models.FloatField(default=25.0 / 3)
+    rated = models.PositiveIntegerField(default=0)
+    played = models.PositiveIntegerField(default=0)  # finished tables the player sat at
+    won = models.PositiveIntegerField(default=0)
+    lost = models.PositiveIntegerField(default=0)
+    abandoned = models.PositiveIntegerField(default=0)  # seat went to the bot for missed turns
+    # Bluffing figures, counted only from finished games (the log is public then).
+    bluffs = models.PositiveIntegerField(default=0)  # Cockroach Poker: false claims made
+    calls_right = models.PositiveIntegerField(default=0)  # Cockroach Poker
+    cheats_caught = models.PositiveIntegerField(default=0)  # Mogel Motte: own cheats caught
+    cheats_uncaught = models.PositiveIntegerField(default=0)  # Mogel Motte
+    lies_caught = models.PositiveIntegerField(default=0)  # Imperador: caught with a false hand
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["user", "engine"], name="one_record_per_game")
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.user} at {self.engine}"
+
+    @property
+    def ordinal(self) -> float:
+        return self.mu - 3 * self.sigma
+
+    @property
+    def reliability(self) -> float | None:
+        """Finished tables against tables left to the bot; None before the first."""
+        total = self.played + self.abandoned
+        return None if total == 0 else self.played / total

@@ -159,3 +159,24 @@ def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
     if seat is None or seat.is_bot or seat.user is None or seat.nudged_for_wait == game.wait_seq:
         return None
     return seat
+
+
+def records_of(user: Any) -> list[Any]:
+    """The player's record at each game they finished a table of, best rating first."""
+    from games.engines.registry import ENGINES
+    from games.models import PlayerRecord
+
+    records = list(PlayerRecord.objects.filter(user=user))
+    for record in records:
+        record.game_name = (
+            ENGINES[record.engine].name if record.engine in ENGINES else record.engine
+        )
+    return sorted(records, key=lambda r: -r.ordinal)
+
+
+def finished_games_of(user: Any, limit: int) -> QuerySet[Game]:
+    return (
+        Game.objects.filter(seats__user=user, status=Game.Status.FINISHED)
+        .order_by("-finished_at")
+        .prefetch_related("seats__user")[:limit]
+    )

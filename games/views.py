@@ -7,7 +7,7 @@ import uuid
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import redirect, render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -15,6 +15,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from accounts import notifications
+from accounts.models import User
+from accounts.selectors import are_friends
 from games import presenters, replays, selectors, services
 from games.engines import registry
 from games.errors import GameError, StaleVersion
@@ -126,6 +128,8 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             "key": uuid.uuid4().hex,
             "invitation": game.invitations.filter(to_user=request.user, status="pending").first(),
             "nudge_target": selectors.nudge_target(game, seat),
+            "rules_body": f"games/rules/{game.engine}.html" if game.learning else None,
+            "rematch": Game.objects.filter(rematch_of=game).first() if game.is_over else None,
             "my_seat": my_seat,
             "not_ready": services.not_ready(game, list(game.seats.all())),
             "now": timezone.now(),
@@ -167,6 +171,14 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
         ),
         "nudge": (lambda: notify.nudge(request.user, game_id), _("Nudge sent.")),
     }
+    if command == "rematch":
+        try:
+            rematch = services.game_rematch(request.user, game_id)
+        except GameError as exc:
+            messages.error(request, exc.message)
+            return redirect("games:table", game_id=game_id)
+        messages.success(request, _("A new table with the same players: they are invited."))
+        return redirect("games:table", game_id=rematch.pk)
     if command not in done:
         raise Http404()
     call, message = done[command]
@@ -179,6 +191,35 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
     if command == "decline":
         return redirect("games:my_games")
     return redirect("games:table", game_id=game_id)
+
+
+@login_required
+@require_POST
+def learn(request: HttpRequest, slug: str) -> HttpResponse:
+    """Learn to play: a Live table against bots, the rules beside the board."""
+    try:
+        game = services.game_learn(request.user, slug)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:rules", slug=slug)
+    return redirect("games:table", game_id=game.pk)
+
+
+@login_required
+def player(request: HttpRequest, username: str) -> HttpResponse:
+    """A player's records per game and last finished tables: for themselves and their friends."""
+    person = get_object_or_404(User, username=username, is_active=True)
+    if person.pk != request.user.pk and not are_friends(request.user, person):
+        raise Http404()
+    return render(
+        request,
+        "games/player.html",
+        {
+            "person": person,
+            "records": selectors.records_of(person),
+            "last_games": selectors.finished_games_of(person, 10),
+        },
+    )
 
 
 @never_cache

@@ -34,7 +34,7 @@ from games.engines import registry
 from games.engines.core import Action, Engine, State, Waiting
 from games.errors import GameNotFound, StaleVersion
 from games.models import Event, Game, Seat
-from games.services import notify
+from games.services import notify, records
 
 log = logging.getLogger(__name__)
 
@@ -309,6 +309,7 @@ class GameChange:
         if updated != 1:
             raise StaleVersion(game.version)
         if finished_now:
+            records.record_finished(game, self.seats)
             notify.game_finished(game, self.engine, self.seats)
         elif self.wait_opened and game.status == Game.Status.ACTIVE and self.waiting:
             notify.wait_opened(game, self.engine, self.state, self.waiting, self.seats, self.movers)

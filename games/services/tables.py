@@ -276,3 +276,57 @@ def game_cancel(user: User, game_id: int) -> None:
         game.status = Game.Status.ABORTED
         game.finished_at = change.now
         change.touch()
+
+
+def game_learn(user: User, engine: str) -> Game:
+    """A first game: a Live table against bots, started at once, the rules beside the board."""
+    if engine not in registry.ENGINES:
+        raise GameError(_("Unknown game."), "bad_game")
+    rules = registry.get(engine)
+    seats = max(3, rules.min_players)
+    game = game_create(user, engine=engine, seats=seats, pace=Pace.LIVE, bots=seats - 1)
+    Game.objects.filter(pk=game.pk).update(learning=True)
+    game_start(user, game.pk)
+    game.refresh_from_db()
+    return game
+
+
+def game_rematch(user: User, game_id: int) -> Game:
+    """ "Play again": a new table with the same game and settings, the same bots, and
+    invitations to the other players (who accept as for any table). One per finished table:
+    a second click (by anyone) leads to the same new table."""
+    with GameChange(game_id) as change:
+        old = change.game
+        if old.status != Game.Status.FINISHED:
+            raise NotActive(_("Play again once the game is over."))
+        if change.seat_of(user) is None:
+            raise NotAllowed(_("You are not playing at this table."))
+        existing = Game.objects.filter(rematch_of=old).first()
+        if existing is not None:
+            return existing
+        others = [
+            s.user.username for s in change.seats if s.user is not None and s.user_id != user.pk
+        ]
+        invitable = [name for name in others if are_friends(user, _by_name(name))]
+        game = game_create(
+            user,
+            engine=old.engine,
+            seats=old.seats_count,
+            pace=old.pace,
+            move_seconds=old.move_seconds,
+            window_seconds=old.window_seconds,
+            bots=sum(1 for s in change.seats if s.user is None),
+            invite=invitable,
+            join_policy=old.join_policy,
+            allow_spectators=old.allow_spectators,
+            options={
+                k: v for k, v in old.options.items() if k != registry.get(old.engine).start_option
+            },
+        )
+        Game.objects.filter(pk=game.pk).update(rematch_of=old)
+        change.touch()  # the finished table now links to its rematch
+    return game
+
+
+def _by_name(username: str) -> User:
+    return User.objects.get(username=username)

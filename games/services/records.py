@@ -1,0 +1,99 @@
+"""Ratings and records: written once, when a table ends, from its now public log.
+
+Ratings use OpenSkill's Weng-Lin Plackett-Luce model (placement-based: it rates several
+winners against one loser, or one winner against several, without turning a table into
+pairwise duels), among the humans of the table. A table is unrated when a seat was taken over
+by the bot (missed turns, absence, a moderator, a ban) or fewer than two humans played it;
+aborted tables are not recorded at all. Nothing is counted while a game runs: the bluffing
+figures come from the log, which is only public at the end.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from openskill.models import PlackettLuce
+
+from games.engines.cockroach_poker import cards as cockroach_cards
+from games.models import Event, Game, PlayerRecord, Seat
+
+TAKEN_OVER = ("timeouts", "absent", "admin", "banned")
+MODEL = PlackettLuce()
+
+Figures = dict[str, int]
+
+
+def _cockroach(rows: list[Event], seat: int) -> Figures:
+    bluffs = calls_right = 0
+    for event in _public(rows, "called"):
+        data = event["data"]
+        kind = data["card"]["kind"]
+        bluffs += sum(
+            1
+            for link in data["chain"]
+            if link["from"] == seat and not cockroach_cards.is_true(kind, link["claim"])
+        )
+        calls_right += data["seat"] == seat and data["right"]
+    return {"bluffs": bluffs, "calls_right": calls_right}
+
+
+def _mogel_motte(rows: list[Event], seat: int) -> Figures:
+    cheats = sum(1 for row in rows if row.seat == seat and row.action.get("type") == "cheat")
+    caught = sum(
+        1 for e in _public(rows, "accused") if e["data"]["target"] == seat and e["data"]["right"]
+    )
+    return {"cheats_caught": caught, "cheats_uncaught": max(0, cheats - caught)}
+
+
+def _imperador(rows: list[Event], seat: int) -> Figures:
+    return {"lies_caught": sum(seat in e["data"]["seats"] for e in _public(rows, "liars_caught"))}
+
+
+FIGURES: dict[str, Callable[[list[Event], int], Figures]] = {
+    "cockroach-poker-royal": _cockroach,
+    "mogel-motte": _mogel_motte,
+    "imperador": _imperador,
+}
+
+
+def _public(rows: list[Event], kind: str) -> list[dict[str, Any]]:
+    return [e for row in rows for e in row.events if e["kind"] == kind and e["to"] is None]
+
+
+def record_finished(game: Game, seats: list[Seat]) -> None:
+    """Inside the change that finished ``game``: each seated player's record and rating."""
+    result = game.result or {}
+    winners = set(result.get("winners", []))
+    players = [s for s in seats if s.user_id is not None]
+    if not players:
+        return
+    rows = list(Event.objects.filter(game=game).order_by("seq"))
+    figures = FIGURES.get(game.engine, lambda rows, seat: {})
+    records = {
+        s.user_id: PlayerRecord.objects.select_for_update().get_or_create(
+            user_id=s.user_id, engine=game.engine
+        )[0]
+        for s in players
+    }
+    kept = [s for s in players if not (s.is_bot and s.bot_reason in TAKEN_OVER)]
+    for seat in players:
+        record = records[seat.user_id]
+        if seat not in kept:
+            record.abandoned += 1
+            continue
+        record.played += 1
+        record.won += seat.index in winners
+        record.lost += seat.index not in winners
+        for name, value in figures(rows, seat.index).items():
+            setattr(record, name, getattr(record, name) + value)
+    if len(kept) == len(players) and len(kept) >= 2:
+        teams = [
+            [MODEL.rating(mu=records[s.user_id].mu, sigma=records[s.user_id].sigma)] for s in kept
+        ]
+        ranks = [1 if s.index in winners else 2 for s in kept]
+        for seat, (rating,) in zip(kept, MODEL.rate(teams, ranks=ranks), strict=True):
+            record = records[seat.user_id]
+            record.mu, record.sigma, record.rated = rating.mu, rating.sigma, record.rated + 1
+    for record in records.values():
+        record.save()

@@ -1,0 +1,138 @@
+"""Ratings and records at the end of a table; play again; learn to play; player pages."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts.services import friendship_create
+from games import services
+from games.models import Game, Invitation, PlayerRecord
+from tests.games.helpers import next_human_move, seat_users
+
+pytestmark = pytest.mark.django_db
+
+
+def play_to_the_end(game: Game, seed: int = 1) -> Game:
+    rng = random.Random(seed)
+    for _ in range(3000):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            return game
+        seat, action = next_human_move(game, rng)
+        services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
+    raise AssertionError("the game did not end")
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+@pytest.mark.parametrize("engine", ["cockroach-poker-royal", "mogel-motte", "imperador"])
+def test_a_finished_table_rates_its_players_by_placement(started, engine):
+    game = started(engine)
+    users = seat_users(game)
+    assert not PlayerRecord.objects.exists(), "nothing is counted while the game runs"
+    game = play_to_the_end(game)
+    assert game.status == Game.Status.FINISHED
+    winners = set(game.result["winners"])
+    for seat, user in users.items():
+        record = PlayerRecord.objects.get(user=user, engine=engine)
+        assert (record.played, record.rated, record.abandoned) == (1, 1, 0)
+        assert (record.won, record.lost) == ((1, 0) if seat in winners else (0, 1))
+        assert (record.mu > 25) == (seat in winners), "winners rise, losers fall"
+        assert record.sigma < 25 / 3
+
+
+def test_the_bluffing_figures_come_from_the_public_log_at_the_end(started):
+    game = play_to_the_end(started("cockroach-poker-royal"))
+    records = {r.user_id: r for r in PlayerRecord.objects.filter(engine=game.engine)}
+    calls = [
+        e["data"]
+        for row in game.events.all()
+        for e in row.events
+        if e["kind"] == "called" and e["data"]["right"]
+    ]
+    users = seat_users(game)
+    for seat, user in users.items():
+        assert records[user.pk].calls_right == sum(1 for c in calls if c["seat"] == seat)
+
+
+def test_a_table_decided_by_a_bot_takeover_is_unrated_and_counts_as_abandoned(started):
+    game = started("imperador")
+    alice = seat_users(game)[0]
+    rng = random.Random(2)
+    for _ in range(500):  # alice is away: each wait on her times out until the bot has her seat
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        if 0 in next_owed(game):
+            services.force_deadline(alice, game.pk, "test: alice is away")
+        else:
+            seat, action = next_human_move(game, rng)
+            services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
+    assert game.status == Game.Status.FINISHED
+    assert game.seats.get(index=0).bot_reason == "timeouts"
+    records = {r.user_id: r for r in PlayerRecord.objects.filter(engine="imperador")}
+    assert records[alice.pk].abandoned == 1 and records[alice.pk].played == 0
+    assert all(r.rated == 0 and r.mu == 25 for r in records.values())
+
+
+def next_owed(game: Game) -> set[int]:
+    from games.engines import registry
+
+    return set(registry.get(game.engine, game.rules_version).waiting_for(game.state).seats)
+
+
+def test_an_aborted_table_records_nothing(started, admin_user):
+    game = started("imperador")
+    services.game_abort(admin_user, game.pk, "test")
+    assert not PlayerRecord.objects.exists()
+
+
+def test_play_again_invites_the_same_players_once(started):
+    game = play_to_the_end(started("imperador"))
+    alice, bob, carol = (seat_users(game)[i] for i in range(3))
+    response = client_for(bob).post(reverse("games:command", args=[game.pk, "rematch"]))
+    rematch = Game.objects.get(rematch_of=game)
+    assert response.url == reverse("games:table", args=[rematch.pk])
+    assert (rematch.engine, rematch.seats_count, rematch.pace, rematch.move_seconds) == (
+        game.engine,
+        game.seats_count,
+        game.pace,
+        game.move_seconds,
+    )
+    assert rematch.created_by == bob and rematch.status == Game.Status.LOBBY
+    invited = set(
+        Invitation.objects.filter(game=rematch, status="pending").values_list("to_user", flat=True)
+    )
+    assert invited == {alice.pk, carol.pk}
+    again = client_for(carol).post(reverse("games:command", args=[game.pk, "rematch"]))
+    assert again.url == reverse("games:table", args=[rematch.pk]), "one rematch per table"
+    page = client_for(alice).get(reverse("games:table", args=[game.pk])).content.decode()
+    assert reverse("games:table", args=[rematch.pk]) in page
+
+
+def test_learn_to_play_starts_a_live_table_against_bots_with_the_rules(alice):
+    response = client_for(alice).post(reverse("games:learn", args=["mogel-motte"]))
+    game = Game.objects.get(created_by=alice)
+    assert response.url == reverse("games:table", args=[game.pk])
+    assert game.status == Game.Status.ACTIVE and game.pace == "live" and game.learning
+    assert game.seats.filter(is_bot=True).count() == game.seats_count - 1
+    page = client_for(alice).get(response.url).content.decode()
+    assert "How to play" in page
+
+
+def test_a_player_page_is_for_friends_only_and_shows_no_running_game(alice, bob, carol):
+    friendship_create(alice, bob)
+    game = services.game_create(alice, engine="imperador", seats=3, bots=1, invite=["bob"])
+    services.game_join(bob, game.pk)
+    services.game_start(alice, game.pk)
+    page = client_for(bob).get(reverse("games:player", args=["alice"]))
+    assert page.status_code == 200 and "No finished table yet." in page.content.decode()
+    assert client_for(carol).get(reverse("games:player", args=["alice"])).status_code == 404
