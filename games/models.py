@@ -40,6 +40,8 @@ class Game(models.Model):
     class JoinPolicy(models.TextChoices):
         INVITED = "invited", _("Invited friends only")
         FRIENDS = "friends", _("Any of my friends")
+        FRIENDS_OF_FRIENDS = "fof", _("My friends and their friends")
+        ANYONE = "anyone", _("Anyone signed in")
 
     engine = models.CharField(max_length=40)
     rules_version = models.PositiveIntegerField(default=1)

@@ -33,14 +33,47 @@ def can_view(game: Game, user: Any) -> bool:
     if game.status == Game.Status.LOBBY:
         if game.invitations.filter(to_user=user).exists():
             return True
-        return (
-            game.join_policy == Game.JoinPolicy.FRIENDS
-            and friends_of(user).filter(pk=game.created_by_id).exists()
-            and not any_block_between(user, players)
-        )
+        return open_to(game, user)
     if not game.allow_spectators:
         return False
     return friends_of(user).filter(pk__in=players).exists() and not any_block_between(user, players)
+
+
+def open_to(game: Game, user: Any) -> bool:
+    """Whether a table in the lobby is open to ``user`` by its join policy (invitations aside):
+    the creator's friends, their friends too, or anyone signed in — and never across a block,
+    either way, with anyone seated or with the creator."""
+    policy = game.join_policy
+    if policy == Game.JoinPolicy.INVITED:
+        return False
+    others = {s.user_id for s in game.seats.all() if s.user_id} | {game.created_by_id}
+    if any_block_between(user, list(others)):
+        return False
+    if policy == Game.JoinPolicy.ANYONE:
+        return True
+    friends = friends_of(game.created_by).values("pk")
+    if policy == Game.JoinPolicy.FRIENDS:
+        return friends.filter(pk=user.pk).exists()
+    return friends.filter(pk=user.pk).exists() or friends_of(user).filter(pk__in=friends).exists()
+
+
+def open_tables(user: Any, limit: int = 50) -> list[Game]:
+    """Tables in the lobby that ``user`` may join by their policy, with a free seat."""
+    candidates = (
+        Game.objects.filter(status=Game.Status.LOBBY)
+        .exclude(join_policy=Game.JoinPolicy.INVITED)
+        .exclude(seats__user=user)
+        .select_related("created_by")
+        .prefetch_related("seats__user")
+        .order_by("-created_at")[: limit * 4]
+    )
+    tables = []
+    for game in candidates:
+        free = game.seats_count - len(game.seats.all())
+        if free > 0 and open_to(game, user):
+            game.free_seats = free
+            tables.append(game)
+    return tables[:limit]
 
 
 def viewer_seat_index(game: Game, user: Any) -> int | None:
@@ -180,3 +213,27 @@ def finished_games_of(user: Any, limit: int) -> QuerySet[Game]:
         .order_by("-finished_at")
         .prefetch_related("seats__user")[:limit]
     )
+
+
+def records_for(user_ids: list[int]) -> list[Any]:
+    """One line per player: their finished and abandoned tables over all games (reliability)."""
+    from django.db.models import Sum
+
+    from games.models import PlayerRecord
+
+    rows = (
+        PlayerRecord.objects.filter(user_id__in=user_ids)
+        .values("user_id")
+        .annotate(played=Sum("played"), abandoned=Sum("abandoned"))
+    )
+    return [_Reliability(**row) for row in rows]
+
+
+class _Reliability:
+    def __init__(self, user_id: int, played: int, abandoned: int) -> None:
+        self.user_id, self.played, self.abandoned = user_id, played, abandoned
+
+    @property
+    def percent(self) -> int | None:
+        total = self.played + self.abandoned
+        return None if total == 0 else round(100 * self.played / total)

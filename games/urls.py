@@ -8,6 +8,7 @@ urlpatterns = [
     path("new/", views.new_game, name="new"),
     path("vacation/", views.vacation_page, name="vacation"),
     path("learn/<slug:slug>/", views.learn, name="learn"),
+    path("open/", views.open_tables, name="open_tables"),
     path("players/<str:username>/", views.player, name="player"),
     path("<int:game_id>/", views.table, name="table"),
     path("<int:game_id>/act/", views.table_act, name="act"),

@@ -194,6 +194,16 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
 
 
 @login_required
+def open_tables(request: HttpRequest) -> HttpResponse:
+    """Tables waiting for players that the viewer may join, with each host's reliability."""
+    tables = selectors.open_tables(request.user)
+    hosts = {r.user_id: r for r in selectors.records_for([t.created_by_id for t in tables])}
+    for table in tables:
+        table.host_reliability = hosts.get(table.created_by_id)
+    return render(request, "games/open_tables.html", {"tables": tables})
+
+
+@login_required
 @require_POST
 def learn(request: HttpRequest, slug: str) -> HttpResponse:
     """Learn to play: a Live table against bots, the rules beside the board."""

@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.selectors import are_friends, has_blocked
+from games import selectors
 from games.engines import registry
 from games.engines.core import IllegalAction
 from games.errors import GameError, NotActive, NotAllowed
@@ -174,12 +175,7 @@ def _seat(game: Game, user: User) -> Seat:
 def may_join(game: Game, user: User) -> bool:
     if game.invitations.filter(to_user=user, status=Invitation.Status.PENDING).exists():
         return True
-    creator = game.created_by
-    return (
-        game.join_policy == Game.JoinPolicy.FRIENDS
-        and are_friends(creator, user)
-        and not has_blocked(creator, user)
-    )
+    return selectors.open_to(game, user)
 
 
 def game_join(user: User, game_id: int) -> Seat:

@@ -136,3 +136,33 @@ def test_a_player_page_is_for_friends_only_and_shows_no_running_game(alice, bob,
     page = client_for(bob).get(reverse("games:player", args=["alice"]))
     assert page.status_code == 200 and "No finished table yet." in page.content.decode()
     assert client_for(carol).get(reverse("games:player", args=["alice"])).status_code == 404
+
+
+def test_open_tables_follow_their_policy_and_the_block_rules(trio, make_user):
+    from accounts.services import user_block
+
+    alice, bob, _carol = trio
+    dave, erin, frank = make_user("dave"), make_user("erin"), make_user("frank")
+    friendship_create(bob, dave)  # dave: a friend of alice's friend bob
+    anyone = services.game_create(alice, engine="imperador", seats=4, join_policy="anyone")
+    fof = services.game_create(alice, engine="imperador", seats=4, join_policy="fof")
+    invited = services.game_create(alice, engine="imperador", seats=4)
+    services.game_join(bob, anyone.pk)
+    listed = {u.username: {g.pk for g in selectors_open_tables(u)} for u in (dave, erin)}
+    assert listed == {"dave": {anyone.pk, fof.pk}, "erin": {anyone.pk}}
+    assert invited.pk not in listed["dave"]
+    user_block(bob, erin)  # bob, seated at the "anyone" table, blocked erin
+    assert anyone.pk not in {g.pk for g in selectors_open_tables(erin)}
+    refused = client_for(erin).post(reverse("games:command", args=[anyone.pk, "join"]))
+    assert refused.status_code == 404 and not anyone.seats.filter(user=erin).exists()
+    page = client_for(frank).get(reverse("games:open_tables")).content.decode()
+    link = lambda game: f'href="{reverse("games:table", args=[game.pk])}"'  # noqa: E731
+    assert link(anyone) in page and link(fof) not in page
+    client_for(dave).post(reverse("games:command", args=[fof.pk, "join"]))
+    assert fof.seats.filter(user=dave).exists()
+
+
+def selectors_open_tables(user):
+    from games import selectors
+
+    return selectors.open_tables(user)
