@@ -68,8 +68,8 @@ class Game(models.Model):
     # ``revision`` steps on every change a page must show (moves, start, join, abort, ...).
     version = models.PositiveIntegerField(default=0)
     revision = models.PositiveIntegerField(default=0)
-    # What each seat can observe (index = seat, the last entry = spectators): the seq of the
-    # newest event it may see, and how many changes it could see. An answer to a secret window
+    # What each seat can observe (index = seat, the last entry = spectators): how many event
+    # rows it may see, and how many changes it could see. An answer to a secret window
     # moves only the answerer's marks, so nobody else can tell it happened (see
     # games.services.change). ``version``/``revision`` above are the game's own totals.
     seat_versions = models.JSONField(default=list, blank=True)

@@ -118,18 +118,27 @@ def events_for(
     game: Game, user: Any, after: int = 0, last: int | None = None
 ) -> list[dict[str, Any]]:
     """The log as the caller's seat may see it; everything once the game is over.
-    ``last``: only the newest rows (the table page), read from the database as such."""
+
+    While the game runs, rows are numbered per seat: ``seq`` counts the rows this seat can
+    see (and ``after`` takes that number), so a secret answer by another seat leaves no gap in
+    anyone else's numbers. ``last``: only the newest rows (the table page)."""
     seat = viewer_seat_index(game, user)
     reveal = game.is_over
     rows = []
-    query = Event.objects.filter(game=game, seq__gt=after)
-    if not reveal:
-        # A row a seat may not see is not there for it: no empty row, no time, no seq.
-        query = query.filter(seq__lte=game.version_for(seat))
-    selected = reversed(query.order_by("-seq")[:last]) if last else query.order_by("seq")
-    for row in selected:
-        if not reveal and row.audience is not None and seat not in row.audience:
-            continue
+    if reveal:
+        query = Event.objects.filter(game=game, seq__gt=after)
+        selected = reversed(query.order_by("-seq")[:last]) if last else query.order_by("seq")
+        numbered = [(row.seq, row) for row in selected]
+    else:
+        seen = [
+            row
+            for row in Event.objects.filter(game=game).order_by("seq")
+            if row.audience is None or seat in row.audience
+        ]
+        numbered = [(n, row) for n, row in enumerate(seen, 1) if n > after]
+        if last:
+            numbered = numbered[-last:]
+    for number, row in numbered:
         visible = []
         for raw in row.events:
             event = EngineEvent.from_dict(raw)
@@ -138,7 +147,7 @@ def events_for(
         # Who acted is not shown: a cheat or a secret answer must stay anonymous. The engine's
         # events say publicly whatever the rules make public.
         entry: dict[str, Any] = {
-            "seq": row.seq,
+            "seq": number,
             # to the second: finer times would tell apart moves made in one change
             "created": row.created_at.replace(microsecond=0).isoformat(),
             "events": visible,

@@ -58,8 +58,10 @@ def same_wait(before: Waiting | None, after: Waiting) -> bool:
     if after.kind == "turn":
         return before.seats == after.seats and before.step == after.step
     if after.kind == "window":
-        # answers only ever shrink the set still owed; a fresh window asks everyone again
-        return before.window == after.window and set(after.seats) <= set(before.seats)
+        # Windows of one name never follow each other without a turn between (which is seen,
+        # action by action), so the name is enough; the owing set may shrink with answers or
+        # grow back (a card returned by an accusation) within one window.
+        return before.window == after.window
     return True
 
 
@@ -249,6 +251,13 @@ class GameChange:
                 applied = True
         return applied
 
+    def reopen_wait(self) -> None:
+        """The current wait starts afresh (a seat comes back to it): a new wait number, its
+        full time from now, and its notices."""
+        self.game.wait_seq += 1
+        self.game.wait_opened_at = self.now
+        self.wait_opened = True
+
     def set_deadline(self, at: datetime | None) -> None:
         """A moderator's or a vacation's deadline for the current wait."""
         self._deadline = at
@@ -333,6 +342,8 @@ class GameChange:
         return seats
 
     def _advance_marks(self, observers: set[int] | None) -> None:
+        """Per seat (and for spectators, last): how many rows it can see — its version — and
+        how many changes it could see — its revision."""
         game = self.game
         players = game.seats_count
         versions = _padded(game.seat_versions, players + 1, game.version - len(self._events))
@@ -340,9 +351,9 @@ class GameChange:
         for row in self._events:
             for index in range(players):
                 if row.audience is None or index in row.audience:
-                    versions[index] = row.seq
+                    versions[index] += 1
             if row.audience is None:
-                versions[players] = row.seq
+                versions[players] += 1
         if observers is None:
             game.revision += 1
             revisions = [r + 1 for r in revisions]

@@ -53,6 +53,7 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             # the log (the change rolls the recorded event back).
             raise IllegalMove(_("That move is not possible now."), "not_legal")
         change.settle_bots()
+        notify.seat_answered(user, game)
         if seat.consecutive_timeouts or seat.last_seen_version != game.version:
             Seat.objects.filter(pk=seat.pk).update(
                 last_seen_version=game.version, consecutive_timeouts=0
@@ -139,4 +140,9 @@ def seat_reclaim(user: Any, game_id: int) -> Seat:
         seat.is_bot, seat.bot_reason, seat.consecutive_timeouts = False, "", 0
         seat.save(update_fields=["is_bot", "bot_reason", "consecutive_timeouts"])
         change.touch()
+        owed = change.waiting is not None and seat.index in change.waiting.seats
+        if owed or (change.game.deadline_at and change.game.deadline_at <= change.now):
+            # Back in the middle of a wait that asks them (or of a bots' play-out, whose next
+            # chunk is due now): that wait starts afresh with its full time and a notice.
+            change.reopen_wait()
     return seat

@@ -64,10 +64,10 @@ def test_the_bluffing_figures_come_from_the_public_log_at_the_end(started):
 
 
 def test_a_table_decided_by_a_bot_takeover_is_unrated_and_counts_as_abandoned(started):
-    game = started("imperador")
+    game = started("mogel-motte")  # long enough for three missed turns
     alice = seat_users(game)[0]
     rng = random.Random(2)
-    for _ in range(500):  # alice is away: each wait on her times out until the bot has her seat
+    for _ in range(3000):  # alice is away: each wait on her times out until the bot has her seat
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
@@ -78,7 +78,7 @@ def test_a_table_decided_by_a_bot_takeover_is_unrated_and_counts_as_abandoned(st
             services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
     assert game.status == Game.Status.FINISHED
     assert game.seats.get(index=0).bot_reason == "timeouts"
-    records = {r.user_id: r for r in PlayerRecord.objects.filter(engine="imperador")}
+    records = {r.user_id: r for r in PlayerRecord.objects.filter(engine="mogel-motte")}
     assert records[alice.pk].abandoned == 1 and records[alice.pk].played == 0
     assert all(r.rated == 0 and r.mu == 25 for r in records.values())
 

@@ -143,7 +143,8 @@ class ImperadorEngine:
             turn = state["turn"]
             remaining = [s for s in turn["asked"] if turn["answers"][s] is None]
             return Waiting.open_window("hands", remaining, shown=turn["asked"])
-        return Waiting.turn(state["emperor"])
+        # the turn number: an emperor who stays on starts a new turn (a new wait)
+        return Waiting.turn(state["emperor"], step=state["turn_number"])
 
     # --- doing it ---------------------------------------------------------------------------
 
