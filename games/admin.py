@@ -27,7 +27,8 @@ from django.utils.translation import ngettext
 from games import replays, services
 from games.engines import registry
 from games.errors import GameError
-from games.models import Event, Game, Invitation, Report, Seat
+from games.models import ChatMessage, Event, Game, Invitation, Report, Seat
+from games.services import chat
 from games.services.sweep import FLAG_AFTER_FAILURES
 
 EVENT_PERMISSION = "games.view_event"
@@ -564,3 +565,26 @@ class ReportAdmin(ReadOnlyModelAdmin):
                 % {"count": n}
             ),
         )
+
+
+@admin.register(ChatMessage)
+class ChatMessageAdmin(admin.ModelAdmin):
+    """Table talk: staff read it and hide what breaks the rules (a moderation-log row each)."""
+
+    list_display = ("id", "game_id", "author", "channel", "text", "created_at", "hidden_at")
+    list_filter = ("channel", ("hidden_at", admin.EmptyFieldListFilter))
+    search_fields = ("author__username", "text")
+    readonly_fields = ("game", "author", "channel", "text", "created_at", "hidden_at", "hidden_by")
+    actions = ("hide_messages",)
+
+    def has_add_permission(self, request: HttpRequest) -> bool:
+        return False
+
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        return False
+
+    @admin.action(description=_("Hide the selected messages"), permissions=["change"])
+    def hide_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
+        for message in queryset.filter(hidden_at=None):
+            chat.hide(request.user, message, "hidden from the admin")
+        self.message_user(request, _("Messages hidden."), messages.SUCCESS)

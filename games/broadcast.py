@@ -27,3 +27,14 @@ def notify_game_changed(game_id: int, revision: int, seats: list[int] | None = N
         )
     except Exception:  # a lost ping costs a refresh, never a move
         log.exception("broadcast failed for game %s", game_id)
+
+
+def notify_chat(game_id: int) -> None:
+    """Table talk changed: each socket fetches the talk its reader may see."""
+    layer = get_channel_layer()
+    if layer is None:
+        return
+    try:
+        async_to_sync(layer.group_send)(group_name(game_id), {"type": "chat.posted"})
+    except Exception:  # a lost ping costs a refresh, never a message
+        log.exception("chat broadcast failed for game %s", game_id)

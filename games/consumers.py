@@ -114,6 +114,10 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             return
         await self._send_state(payload)
 
+    async def chat_posted(self, message: dict[str, Any]) -> None:
+        # No text travels here: the page fetches the talk its reader may see over HTTP.
+        await self.send_json({"type": "chat"})
+
     async def _heartbeat(self) -> None:
         await self._present()
         revision = await database_sync_to_async(_revision)(self.game_id, self.user)

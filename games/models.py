@@ -54,6 +54,15 @@ class Game(models.Model):
         max_length=10, choices=JoinPolicy.choices, default=JoinPolicy.INVITED
     )
     allow_spectators = models.BooleanField(default=True)
+    # Table talk for spectators: they read the players' talk, or talk in a channel of their own.
+    spectator_chat = models.CharField(
+        max_length=10,
+        choices=[
+            ("read", _("Spectators read the players' talk")),
+            ("own", _("Spectators talk among themselves")),
+        ],
+        default="read",
+    )
     # "Learn to play": a Live table against bots with the rules beside the board.
     learning = models.BooleanField(default=False)
     # "Play again": the finished table this one replays (one rematch per table).
@@ -329,3 +338,60 @@ class PlayerRecord(models.Model):
         """Finished tables against tables left to the bot; None before the first."""
         total = self.played + self.abandoned
         return None if total == 0 else self.played / total
+
+
+class ChatMessage(models.Model):
+    """Table talk: what a player (or, in their own channel, a spectator) wrote at a table.
+
+    Written only by people: no automatic message exists, so none can carry hidden information.
+    Staff may hide a message (it stays stored for the moderation log)."""
+
+    class Channel(models.TextChoices):
+        PLAYERS = "players", _("players")
+        SPECTATORS = "spectators", _("spectators")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    )
+    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.PLAYERS)
+    text = models.CharField(max_length=500)
+    created_at = models.DateTimeField(default=timezone.now)
+    hidden_at = models.DateTimeField(null=True, blank=True)
+    hidden_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+
+    class Meta:
+        ordering = ["game", "id"]
+        indexes = [models.Index(fields=["game", "channel", "id"], name="chat_by_table")]
+
+    def __str__(self) -> str:
+        return f"{self.author} at game {self.game_id}: {self.text[:40]}"
+
+
+class ChatRead(models.Model):
+    """How far a player has read a table's talk (for the unread counts)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="+")
+    last_read_id = models.BigIntegerField(default=0)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_chat_read")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} read game {self.game_id} to #{self.last_read_id}"
+
+
+class ChatMute(models.Model):
+    """A player who does not want to read another's table talk anywhere."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["user", "muted"], name="one_chat_mute")]
+
+    def __str__(self) -> str:
+        return f"{self.user_id} mutes {self.muted_id}"

@@ -14,6 +14,10 @@ urlpatterns = [
     path("<int:game_id>/act/", views.table_act, name="act"),
     path("<int:game_id>/replay/", views.replay, name="replay"),
     path("<int:game_id>/report/", reports.report_player, name="report"),
+    path("<int:game_id>/chat/", views.chat_panel, name="chat"),
+    path("<int:game_id>/chat/post/", views.chat_post, name="chat_post"),
+    path("chat/<int:message_id>/report/", views.chat_report, name="chat_report"),
+    path("players/<str:username>/mute/", views.chat_mute, name="chat_mute"),
     path("<int:game_id>/<str:command>/", views.table_command, name="command"),
     path("rules/<slug:slug>/", views.rules, name="rules"),
 ]

@@ -22,7 +22,7 @@ from games.engines import registry
 from games.errors import GameError, StaleVersion
 from games.forms import NewGameForm
 from games.models import Game
-from games.services import notify, vacation
+from games.services import chat, notify, vacation
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
@@ -45,6 +45,9 @@ def my_games(request: HttpRequest) -> HttpResponse:
         else:
             finished.append(game)
     mine.sort(key=lambda g: g.deadline_at or timezone.now())
+    unread = chat.unread_counts(request.user, mine + waiting_on_others + lobby)
+    for game in mine + waiting_on_others + lobby:
+        game.unread_talk = unread.get(game.pk, 0)
     return render(
         request,
         "games/my_games.html",
@@ -105,6 +108,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     payload = selectors.game_payload(game, request.user)
     seat = payload["seat"]
     notifications.mark_read_for_game(request.user, game.pk)  # seen: the bell need not say it again
+    chat.mark_read(game, request.user)
     if seat is not None:
         notifications.mark_present(game.pk, request.user.pk)  # the socket's heartbeat keeps it
     my_seat = selectors.seat_of(game, request.user)
@@ -131,6 +135,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             "rules_body": f"games/rules/{game.engine}.html" if game.learning else None,
             "rematch": Game.objects.filter(rematch_of=game).first() if game.is_over else None,
             "my_seat": my_seat,
+            **_chat_context(request, game),
             "not_ready": services.not_ready(game, list(game.seats.all())),
             "now": timezone.now(),
         },
@@ -327,3 +332,64 @@ def vacation_page(request: HttpRequest) -> HttpResponse:
             "away": away if away and away > timezone.now() else None,
         },
     )
+
+
+# --- Table talk ------------------------------------------------------------------------------
+
+
+def _chat_context(request: HttpRequest, game: Game) -> dict:
+    return {
+        "game": game,
+        "chat": chat.messages_for(game, request.user),
+        "chat_channel": chat.channel_for(game, request.user),
+    }
+
+
+@login_required
+def chat_panel(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The talk alone (the table's script swaps it in when the socket says it changed)."""
+    game = _visible_game(request, game_id)
+    chat.mark_read(game, request.user)
+    return render(request, "games/_chat.html", _chat_context(request, game))
+
+
+@login_required
+@require_POST
+def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
+    _visible_game(request, game_id)
+    try:
+        chat.post(request.user, game_id, request.POST.get("text", ""))
+    except GameError as exc:
+        messages.error(request, exc.message)
+    return redirect(reverse("games:table", args=[game_id]) + "#chat")
+
+
+@login_required
+@require_POST
+def chat_report(request: HttpRequest, message_id: int) -> HttpResponse:
+    try:
+        report = chat.report(request.user, message_id)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:my_games")
+    messages.success(request, _("Thank you. The moderators will read the message."))
+    return redirect(reverse("games:table", args=[report.game_id]) + "#chat")
+
+
+@login_required
+@require_POST
+def chat_mute(request: HttpRequest, username: str) -> HttpResponse:
+    other = get_object_or_404(User, username=username)
+    muted = request.POST.get("mute", "1") == "1"
+    try:
+        chat.mute(request.user, other, muted)
+    except GameError as exc:
+        messages.error(request, exc.message)
+    else:
+        text = (
+            _("You no longer see %(name)s's table talk.")
+            if muted
+            else _("You see %(name)s's table talk again.")
+        )
+        messages.success(request, text % {"name": other.name})
+    return redirect(request.POST.get("next") or "games:my_games")

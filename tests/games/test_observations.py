@@ -149,3 +149,21 @@ def test_joining_starting_and_aborting_reach_an_open_table(trio, admin_user):
 
     seen = asyncio.run(scenario())
     assert seen == ["lobby", ("lobby", 2), ("lobby", 3), ("active", 3), ("aborted", 3)]
+
+
+def test_table_talk_reaches_open_sockets_as_a_bare_ping(started):
+    from games.services import chat
+
+    game = started("imperador")
+    alice, bob = seat_users(game)[0], seat_users(game)[1]
+
+    async def scenario():
+        socket, connected, _ = await connect(alice, game.pk)
+        assert connected
+        await socket.receive_json_from(timeout=5)
+        await sync_to_async(chat.post)(bob, game.pk, "hello there")
+        frame = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        return frame
+
+    assert asyncio.run(scenario()) == {"type": "chat"}  # the text is fetched over HTTP

@@ -1,0 +1,171 @@
+"""Table talk: post, read, mute, report and (staff) hide messages.
+
+Players talk in the players' channel; spectators read it, or — if the table says so — talk in
+their own channel, which players do not see (so spectators cannot coach a player). Messages
+follow the same character rules as names, are at most 500 characters, and are rate-limited
+per author in the shared cache. Nothing here touches the game: talk is not part of its state.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.core.cache import cache
+from django.db import transaction
+from django.db.models import QuerySet
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from accounts.models import ModerationLog, User
+from config.inputs import has_bidi_controls, has_control_characters
+from games import broadcast, selectors
+from games.errors import GameError, GameNotFound, NotAllowed
+from games.models import ChatMessage, ChatMute, ChatRead, Game, Report
+
+MAX_CHARS = 500
+# (messages, seconds): a burst and a sustained limit per author
+LIMITS = ((5, 10), (60, 3600))
+
+
+def _visible_game(user: User, game_id: int) -> Game:
+    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    if game is None or not selectors.can_view(game, user):
+        raise GameNotFound()
+    return game
+
+
+def channel_for(game: Game, user: User) -> str | None:
+    """The channel ``user`` writes in, or None if they may only read."""
+    if selectors.seat_of(game, user) is not None:
+        return ChatMessage.Channel.PLAYERS
+    return ChatMessage.Channel.SPECTATORS if game.spectator_chat == "own" else None
+
+
+def readable_channel(game: Game, user: User) -> str:
+    if selectors.seat_of(game, user) is None and game.spectator_chat == "own":
+        return ChatMessage.Channel.SPECTATORS
+    return ChatMessage.Channel.PLAYERS
+
+
+def _check_rate(user: User) -> None:
+    for count, seconds in LIMITS:
+        key = f"chat:{user.pk}:{seconds}"
+        cache.add(key, 0, seconds)
+        if cache.incr(key) > count:
+            raise GameError(_("You are writing too fast. Wait a moment."), "chat_rate")
+
+
+def post(user: User, game_id: int, text: Any) -> ChatMessage:
+    game = _visible_game(user, game_id)
+    channel = channel_for(game, user)
+    if channel is None:
+        raise NotAllowed(_("Spectators read the players' talk at this table; they do not write."))
+    text = str(text or "").strip()
+    if not text:
+        raise GameError(_("Write something first."), "chat_empty")
+    if len(text) > MAX_CHARS:
+        raise GameError(
+            ngettext(
+                "Keep a message under %(max)d character.",
+                "Keep a message under %(max)d characters.",
+                MAX_CHARS,
+            )
+            % {"max": MAX_CHARS},
+            "chat_long",
+        )
+    if has_control_characters(text.replace("\n", " ")) or has_bidi_controls(text):
+        raise GameError(
+            _("A message may not contain control or direction characters."), "chat_chars"
+        )
+    _check_rate(user)
+    message = ChatMessage.objects.create(game=game, author=user, channel=channel, text=text)
+    transaction.on_commit(lambda: broadcast.notify_chat(game.pk))
+    return message
+
+
+def messages_for(game: Game, user: User, limit: int = 50) -> list[ChatMessage]:
+    """The newest messages ``user`` may read here, oldest first, without muted authors."""
+    muted = ChatMute.objects.filter(user=user).values("muted")
+    rows = (
+        ChatMessage.objects.filter(game=game, channel=readable_channel(game, user), hidden_at=None)
+        .exclude(author__in=muted)
+        .select_related("author")
+        .order_by("-id")[:limit]
+    )
+    return list(reversed(rows))
+
+
+def mark_read(game: Game, user: User) -> None:
+    newest = ChatMessage.objects.filter(game=game).order_by("-id").values_list("id", flat=True)
+    last = newest.first() or 0
+    ChatRead.objects.update_or_create(user=user, game=game, defaults={"last_read_id": last})
+
+
+def unread_counts(user: User, games: list[Game]) -> dict[int, int]:
+    """Unread messages per game (players' channel, others' messages, not muted, not hidden)."""
+    read = dict(
+        ChatRead.objects.filter(user=user, game__in=games).values_list("game_id", "last_read_id")
+    )
+    muted = ChatMute.objects.filter(user=user).values("muted")
+    counts: dict[int, int] = {}
+    for game in games:
+        unread: QuerySet[ChatMessage] = ChatMessage.objects.filter(
+            game=game,
+            channel=ChatMessage.Channel.PLAYERS,
+            hidden_at=None,
+            id__gt=read.get(game.pk, 0),
+        ).exclude(author=user)
+        counts[game.pk] = unread.exclude(author__in=muted).count()
+    return counts
+
+
+def mute(user: User, other: User, muted: bool = True) -> None:
+    if other.pk == user.pk:
+        raise GameError(_("You cannot mute yourself."), "self")
+    if muted:
+        ChatMute.objects.get_or_create(user=user, muted=other)
+    else:
+        ChatMute.objects.filter(user=user, muted=other).delete()
+
+
+def report(user: User, message_id: int) -> Report:
+    """A message goes into the moderators' reports, quoted, as abuse."""
+    message = ChatMessage.objects.select_related("game", "author").filter(pk=message_id).first()
+    if message is None or message.hidden_at is not None:
+        raise GameNotFound()
+    game = _visible_game(user, message.game_id)
+    if message.channel != readable_channel(game, user) or message.author_id == user.pk:
+        raise GameNotFound()
+    if Report.objects.filter(
+        reporter=user, reported=message.author, game=game, status=Report.Status.OPEN
+    ).exists():
+        raise GameError(
+            _("You have already reported %(name)s at this table; the moderators will look at it.")
+            % {"name": message.author.name},
+            "duplicate",
+        )
+    return Report.objects.create(
+        reporter=user,
+        reported=message.author,
+        game=game,
+        reason=Report.Reason.ABUSE,
+        text=_("Table talk, message #%(id)s: %(text)s") % {"id": message.pk, "text": message.text},
+    )
+
+
+@transaction.atomic
+def hide(actor: User, message: ChatMessage, reason: str) -> None:
+    """Staff hide a message from everyone; the moderation log keeps why."""
+    reason = (reason or "").strip() or "hidden"
+    ChatMessage.objects.filter(pk=message.pk, hidden_at=None).update(
+        hidden_at=timezone.now(), hidden_by=actor
+    )
+    ModerationLog.objects.create(
+        actor=actor,
+        action="chat_hide",
+        target_user=message.author,
+        game_id=message.game_id,
+        reason=reason,
+    )
+    transaction.on_commit(lambda: broadcast.notify_chat(message.game_id))

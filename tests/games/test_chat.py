@@ -1,0 +1,102 @@
+"""Table talk: players talk, spectators read (or talk among themselves), mute, report, hide."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import ModerationLog
+from accounts.services import friendship_create
+from games.models import ChatMessage, Game, Report
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def say(client: Client, game: Game, text: str):
+    return client.post(reverse("games:chat_post", args=[game.pk]), {"text": text}, follow=True)
+
+
+def talk(client: Client, game: Game) -> str:
+    return client.get(reverse("games:chat", args=[game.pk])).content.decode()
+
+
+def test_players_talk_and_a_spectating_friend_reads_without_writing(started, make_user):
+    game = started("imperador")
+    alice, bob = game.seats.get(index=0).user, game.seats.get(index=1).user
+    dave = make_user("dave")
+    friendship_create(alice, dave)
+    say(client_for(alice), game, "Nice bluff, Bob")
+    assert "Nice bluff, Bob" in talk(client_for(bob), game)
+    assert "Nice bluff, Bob" in talk(client_for(dave), game)
+    page = say(client_for(dave), game, "psst, Alice holds the fox")
+    assert "they do not write" in page.content.decode()
+    assert not ChatMessage.objects.filter(author=dave).exists()
+    assert (
+        client_for(make_user("stranger")).get(reverse("games:chat", args=[game.pk])).status_code
+        == 404
+    )
+
+
+def test_with_their_own_channel_spectators_cannot_coach_the_players(started, make_user):
+    game = started("imperador")
+    Game.objects.filter(pk=game.pk).update(spectator_chat="own")
+    alice = game.seats.get(index=0).user
+    dave = make_user("dave")
+    friendship_create(alice, dave)
+    say(client_for(dave), game, "Alice holds the fox")
+    assert "Alice holds the fox" in talk(client_for(dave), game)
+    assert "Alice holds the fox" not in talk(client_for(alice), game)
+
+
+def test_mute_report_and_the_unread_count(started):
+    game = started("cockroach-poker-royal")
+    alice, bob, carol = (game.seats.get(index=i).user for i in range(3))
+    say(client_for(bob), game, "You will lose, Alice")
+    my_games = client_for(alice).get(reverse("games:my_games")).content.decode()
+    assert "💬 1" in my_games
+    client_for(alice).get(reverse("games:table", args=[game.pk]))  # read
+    assert "💬" not in client_for(alice).get(reverse("games:my_games")).content.decode()
+    message = ChatMessage.objects.get(author=bob)
+    client_for(carol).post(reverse("games:chat_report", args=[message.pk]))
+    report = Report.objects.get(reporter=carol)
+    assert report.reported == bob and "You will lose, Alice" in report.text
+    client_for(alice).post(reverse("games:chat_mute", args=["bob"]), {"mute": "1"})
+    assert "You will lose" not in talk(client_for(alice), game)
+    assert "You will lose" in talk(client_for(carol), game)
+
+
+def test_staff_hide_a_message_from_everyone_with_a_moderation_log_row(started, as_admin):
+    game = started("imperador")
+    bob = game.seats.get(index=1).user
+    say(client_for(bob), game, "something rude")
+    message = ChatMessage.objects.get(author=bob)
+    as_admin.post(
+        reverse("admin:games_chatmessage_changelist"),
+        {"action": "hide_messages", ACTION_CHECKBOX_NAME: [message.pk], "index": 0},
+    )
+    message.refresh_from_db()
+    assert message.hidden_at is not None
+    assert ModerationLog.objects.filter(action="chat_hide", target_user=bob).count() == 1
+    assert "something rude" not in talk(client_for(game.seats.get(index=0).user), game)
+
+
+def test_rate_length_and_character_rules(started):
+    game = started("imperador")
+    alice = game.seats.get(index=0).user
+    client = client_for(alice)
+    for k in range(5):
+        say(client, game, f"message {k}")
+    assert "writing too fast" in say(client, game, "one more").content.decode()
+    assert ChatMessage.objects.filter(author=alice).count() == 5
+    bob = client_for(game.seats.get(index=1).user)
+    assert "under 500 characters" in say(bob, game, "x" * 501).content.decode()
+    assert "control or direction" in say(bob, game, "abc\u202edef").content.decode()
+    assert ChatMessage.objects.count() == 5
