@@ -3,7 +3,7 @@
 from channels.generic.websocket import AsyncWebsocketConsumer
 from django.urls import path, re_path
 
-from games.consumers import GameConsumer
+from games.consumers import GameConsumer, UserConsumer
 
 
 class NoSuchSocket(AsyncWebsocketConsumer):
@@ -15,5 +15,6 @@ class NoSuchSocket(AsyncWebsocketConsumer):
 
 websocket_urlpatterns = [
     path("ws/games/<int:game_id>/", GameConsumer.as_asgi()),
+    path("ws/me/", UserConsumer.as_asgi()),
     re_path(r"", NoSuchSocket.as_asgi()),
 ]
