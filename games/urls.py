@@ -9,6 +9,7 @@ urlpatterns = [
     path("vacation/", views.vacation_page, name="vacation"),
     path("<int:game_id>/", views.table, name="table"),
     path("<int:game_id>/act/", views.table_act, name="act"),
+    path("<int:game_id>/live/", views.table_live, name="live"),
     path("<int:game_id>/replay/", views.replay, name="replay"),
     path("<int:game_id>/report/", reports.report_player, name="report"),
     path("<int:game_id>/<str:command>/", views.table_command, name="command"),
