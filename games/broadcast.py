@@ -20,10 +20,17 @@ def user_group_name(user_id: int) -> str:
     return f"user-{user_id}"
 
 
-def notify_game_changed(game_id: int, revision: int, seats: list[int] | None = None) -> None:
+def notify_game_changed(
+    game_id: int, revision: int, seats: list[int] | None = None, version: int = 0
+) -> None:
     """``seats``: only these seats could observe the change (None: everybody); the other
-    sockets stay silent, so a secret answer makes no frame arrive anywhere else."""
-    _send(group_name(game_id), {"type": "game.changed", "revision": revision, "seats": seats})
+    sockets stay silent, so a secret answer makes no frame arrive anywhere else.
+    ``revision``/``version`` are the game's totals (a secret answer steps only the version):
+    consumers use them to tell whether a read they share is fresh; no client sees them."""
+    _send(
+        group_name(game_id),
+        {"type": "game.changed", "revision": revision, "seats": seats, "version": version},
+    )
 
 
 def notify_users_changed(user_ids: Iterable[int]) -> None:

@@ -115,7 +115,8 @@ class SharedGames:
     """Per process: one read of a game per revision, shared by every socket that needs it."""
 
     def __init__(self) -> None:
-        self._reads: dict[int, tuple[int, asyncio.Future[Game | None]]] = {}
+        # game id -> ((revision, version) the read is at least as fresh as, the read)
+        self._reads: dict[int, tuple[tuple[int, int], asyncio.Future[Game | None]]] = {}
         self._watchers: dict[int, int] = {}
 
     def watch(self, game_id: int) -> None:
@@ -129,12 +130,14 @@ class SharedGames:
         else:
             self._watchers[game_id] = left
 
-    async def get(self, game_id: int, revision: int) -> Game | None:
+    async def get(self, game_id: int, revision: int, version: int) -> Game | None:
+        """A read at least as fresh as the game's totals (revision, version) of a ping: a
+        secret answer steps the version only, so both are compared."""
         entry = self._reads.get(game_id)
-        if entry is not None and entry[0] >= revision:
+        if entry is not None and entry[0][0] >= revision and entry[0][1] >= version:
             return await asyncio.shield(entry[1])
         future: asyncio.Future[Game | None] = asyncio.get_running_loop().create_future()
-        self._reads[game_id] = (revision, future)
+        self._reads[game_id] = ((revision, version), future)
         try:
             game = await database_sync_to_async(_load_game)(game_id)
         except BaseException as exc:
@@ -145,7 +148,10 @@ class SharedGames:
         future.set_result(game)
         if game is not None:
             # what was read may be newer than the ping that asked for it
-            self._reads[game_id] = (max(revision, game.revision), future)
+            self._reads[game_id] = (
+                (max(revision, game.revision), max(version, game.version)),
+                future,
+            )
         return game
 
 
@@ -206,8 +212,8 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
             self.watching = False
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
-    async def _fresh_state(self, revision: int = 0) -> None:
-        game = await shared_games.get(self.game_id, revision)
+    async def _fresh_state(self, revision: int, version: int) -> None:
+        game = await shared_games.get(self.game_id, revision, version)
         payload = None if game is None else _payload_from_shared(game, self.user)
         if payload is False:  # a spectator: their standing and the watching rule, re-read
             payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
@@ -221,7 +227,7 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         seats = message.get("seats")
         if seats is not None and self.seat not in seats:
             return  # a change this seat cannot observe (a secret answer): nothing is sent
-        await self._fresh_state(int(message.get("revision") or 0))
+        await self._fresh_state(int(message.get("revision") or 0), int(message.get("version") or 0))
 
     async def _poll(self) -> None:
         with contextlib.suppress(asyncio.CancelledError):

@@ -286,9 +286,11 @@ class GameChange:
             notify.game_finished(game, self.engine, self.seats)
         elif self.wait_opened and game.status == Game.Status.ACTIVE and self.waiting:
             notify.wait_opened(game, self.engine, self.state, self.waiting, self.seats, self.movers)
-        game_id, revision = game.pk, game.revision
+        game_id, revision, version = game.pk, game.revision, game.version
         seats = None if observers is None else sorted(observers)
-        transaction.on_commit(lambda: broadcast.notify_game_changed(game_id, revision, seats))
+        transaction.on_commit(
+            lambda: broadcast.notify_game_changed(game_id, revision, seats, version)
+        )
         users = self._users_to_ping(observers)
         transaction.on_commit(lambda: broadcast.notify_users_changed(users))
         for effect in self._after_commit:
