@@ -19,7 +19,7 @@ from django.db import connection
 
 from accounts import notifications
 from accounts.services import friendship_create, user_block
-from games import consumers, selectors, services
+from games import broadcast, consumers, selectors, services
 from games.engines import registry
 from games.errors import GameError
 from games.models import PACE_SECONDS, Event, Game, Pace, PaceSwitch
@@ -353,3 +353,33 @@ def test_a_strangers_or_blocked_users_socket_is_refused(started, make_user):
     assert blocked == (False, 4404)
     assert stranger_try == (False, 4404)
     assert anonymous == (False, 4403)
+
+
+def test_with_the_in_memory_layer_a_change_made_elsewhere_still_reaches_the_page(
+    started, settings, monkeypatch
+):
+    """The embedded default: a change committed by another process (the Celery worker) sends
+    its ping into that process's own in-memory layer, which no socket hears. Here the ping is
+    dropped the same way; the socket still gets the new view by re-reading its revision."""
+    settings.CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
+    monkeypatch.setattr(consumers, "POLL_SECONDS", 0.5)
+    game = started("cockroach-poker-royal")
+    alice = seat_users(game)[0]
+    engine = registry.get(game.engine)
+    rng = random.Random(6)
+
+    async def scenario():
+        socket, connected, _ = await connect(alice, f"/ws/games/{game.pk}/")
+        assert connected
+        await socket.receive_json_from(timeout=5)
+        with monkeypatch.context() as elsewhere:
+            elsewhere.setattr(broadcast, "notify_game_changed", lambda *a, **k: None)
+            await sync_to_async(play_one)(game, rng)
+        frame = await socket.receive_json_from(timeout=3)
+        await socket.disconnect()
+        return frame
+
+    frame = asyncio.run(scenario())
+    fresh = Game.objects.get(pk=game.pk)
+    assert frame["type"] == "state" and frame["revision"] == fresh.revision_for(0)
+    assert frame["game"]["view"] == engine.view(fresh.state, 0)
