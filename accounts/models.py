@@ -8,6 +8,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
+from django.core.cache import cache
 from django.db import models
 from django.db.models import F, Q
 from django.db.models.functions import Greatest, Least, Lower
@@ -29,6 +30,10 @@ AVATAR_COLOURS = [value for value, _label in AVATAR_COLOUR_CHOICES]
 
 # A player counts as "online" when a request of theirs was seen this recently.
 ONLINE_WINDOW = timedelta(minutes=5)
+
+
+def online_key(user_id: int) -> str:
+    return f"online:{user_id}"
 
 
 class EmailPreference(models.TextChoices):
@@ -95,7 +100,10 @@ class User(AbstractUser):
 
     @property
     def is_online(self) -> bool:
-        """Placeholder presence: seen within the last few minutes (see ONLINE_WINDOW)."""
+        """A socket of theirs beat lately (any open page: accounts.notifications.mark_online),
+        or a request of theirs was seen within ONLINE_WINDOW."""
+        if cache.get(online_key(self.pk)):
+            return True
         return self.last_seen_at is not None and timezone.now() - self.last_seen_at < ONLINE_WINDOW
 
 

@@ -17,7 +17,7 @@ from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
 
-from accounts.models import EmailPreference, Notification, User
+from accounts.models import EmailPreference, Notification, User, online_key
 
 EMAIL_KINDS = {
     Notification.Kind.YOUR_TURN,
@@ -93,12 +93,29 @@ def _presence_key(game_id: int, user_id: int) -> str:
     return f"presence:{game_id}:{user_id}"
 
 
-def mark_present(game_id: int, user_id: int) -> None:
-    cache.set(_presence_key(game_id, user_id), True, PRESENCE_SECONDS)
+def mark_present(game_id: int, user_id: int) -> bool:
+    """True when the player just arrived (was not present): the table then tells the others."""
+    mark_online(user_id)
+    key = _presence_key(game_id, user_id)
+    if cache.add(key, True, PRESENCE_SECONDS):
+        return True
+    cache.set(key, True, PRESENCE_SECONDS)
+    return False
 
 
 def is_present(game_id: int, user_id: int) -> bool:
     return bool(cache.get(_presence_key(game_id, user_id)))
+
+
+def present_users(game_id: int, user_ids: list[int]) -> set[int]:
+    """Which of these players are at the table now (one cache round trip)."""
+    found = cache.get_many([_presence_key(game_id, uid) for uid in user_ids])
+    return {uid for uid in user_ids if found.get(_presence_key(game_id, uid))}
+
+
+def mark_online(user_id: int) -> None:
+    """Any open page's socket beats for its player: the friends page shows them online."""
+    cache.set(online_key(user_id), True, PRESENCE_SECONDS)
 
 
 # --- the email decision --------------------------------------------------------------------

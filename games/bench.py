@@ -9,6 +9,9 @@ production. Point it at a dedicated (aborted) game row, never at a real table.
 
 from __future__ import annotations
 
+from typing import Any
+
+from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from django.db import transaction
 from django.http import HttpRequest, JsonResponse
 from django.urls import path
@@ -39,3 +42,19 @@ def floor(request: HttpRequest, game_id: int) -> JsonResponse:
 
 app_name = "bench"
 urlpatterns = [path("floor/<int:game_id>/", floor, name="floor")]
+
+
+class EchoConsumer(AsyncJsonWebsocketConsumer):
+    """bench/fanout.py's bare fan-out: joins ``bench-<name>`` and forwards each group message
+    as it is. No database, no rendering: what a Channels ping alone costs on this stack."""
+
+    async def connect(self) -> None:
+        self.group = f"bench-{self.scope['url_route']['kwargs']['name']}"
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        await self.accept()
+
+    async def disconnect(self, code: int) -> None:
+        await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def bench_ping(self, message: dict[str, Any]) -> None:
+        await self.send_json({"type": "ping", "n": message["n"]})

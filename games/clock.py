@@ -13,12 +13,17 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from games.engines.core import Waiting
-from games.models import Game
+from games.models import PACE_SECONDS, Game, Pace
 
 
 def wait_span(game: Game, kind: str) -> int:
-    """Seconds a wait of this kind may last at the table's pace."""
-    return game.window_seconds if kind == "window" else game.move_seconds
+    """Seconds a wait of this kind may last at the table's pace (the Live pace while the
+    players switched to it, never slower than the table's own)."""
+    own = game.window_seconds if kind == "window" else game.move_seconds
+    if game.live_since is None:
+        return own
+    move, window = PACE_SECONDS[Pace.LIVE]
+    return min(own, window if kind == "window" else move)
 
 
 def deadline_for(

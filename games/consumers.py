@@ -1,46 +1,81 @@
-"""The game socket: each connection gets its own seat's view, never anyone else's.
+"""The sockets: a table's (each connection gets its own seat's view, never anyone else's) and a
+player's own (their My games list and invitations changed).
 
-The group only ever carries "changed, revision N"; on that ping each consumer renders the
-view for its own user. Moves sent over the socket go through the same service as HTTP;
-errors go back to the sender only.
+Groups only ever carry "changed" pings; on one, each consumer reads what its own user may see.
+Join first, then read: a change committed in between is still announced. Moves sent over the
+socket go through the same service as HTTP; errors go back to the sender only.
+
+Fan-out: every table socket of one process that hears the same ping shares one read of the
+game (``SharedGames``); each then builds its own seat's payload in memory (engine.view), so a
+move costs one database read per process, not one per socket queued on Channels' sync thread.
+
+With the in-memory channel layer (the embedded default) a ping from the Celery worker never
+reaches the server process, so there the sockets also poll their revision every POLL_SECONDS.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
+import time
 from typing import Any
 
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
+from channels.layers import InMemoryChannelLayer
 
 from accounts.models import User
-from accounts.notifications import mark_present
+from accounts.notifications import mark_online, mark_present
 from config.inputs import BadInput, parse_json
-from games import selectors, services
-from games.broadcast import group_name
+from games import broadcast, selectors, services
 from games.errors import GameError, StaleVersion
 from games.models import Game
 
 # A move is a small object; anything bigger or deeper is refused before it is parsed further.
 MAX_FRAME_CHARS = 8192
 MAX_FRAME_DEPTH = 8
+# channels-redis forgets group members after 24 h (group_expiry): re-join well before that.
+REJOIN_SECONDS = 3600
+# The embedded default's in-memory layer: how often a socket re-reads its revision.
+POLL_SECONDS = 3.0
+
+
+def _standing(user: Any) -> Any:
+    """The socket keeps the user of its handshake: re-read their standing, so a player banned
+    (or deactivated) meanwhile stops receiving views."""
+    if user is None or not user.is_authenticated:
+        return None
+    return User.objects.filter(pk=user.pk, is_active=True, banned_at__isnull=True).first()
+
+
+def _load_game(game_id: int) -> Game | None:
+    return Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
 
 
 def _load_payload(game_id: int, user: Any) -> dict[str, Any] | None:
-    # The socket keeps the user of its handshake: re-read their standing on every send, so a
-    # player banned (or deactivated) meanwhile stops receiving views at the next change.
-    if user is None or not user.is_authenticated:
-        return None
-    user = User.objects.filter(pk=user.pk, is_active=True, banned_at__isnull=True).first()
+    user = _standing(user)
     if user is None:
         return None
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    game = _load_game(game_id)
     if game is None or not selectors.can_view(game, user):
         return None
     return selectors.game_payload(game, user)
 
 
+def _payload_from_shared(game: Game, user: Any) -> dict[str, Any] | bool | None:
+    """The payload from a game read once for all sockets, with no query: False when this
+    viewer is not seated (a spectator's standing needs its own read)."""
+    seat = next((s for s in game.seats.all() if s.user_id == user.pk), None)
+    if seat is None:
+        return False
+    person = seat.user
+    if person is None or not person.is_active or person.banned_at is not None:
+        return None
+    return selectors.game_payload(game, person)
+
+
 def _act(game_id: int, user: Any, content: dict[str, Any]) -> dict[str, Any]:
-    if not User.objects.filter(pk=user.pk, is_active=True, banned_at__isnull=True).exists():
+    if _standing(user) is None:
         return {"type": "error", "error": "You may not play.", "code": "forbidden"}
     try:
         services.act(
@@ -57,91 +92,193 @@ def _act(game_id: int, user: Any, content: dict[str, Any]) -> dict[str, Any]:
     return {"type": "ok"}
 
 
+def _beat(game_id: int, user: Any) -> tuple[int | None, list[int]]:
+    """A heartbeat: presence, the seat's revision, who is here; and the Live pace's check
+    (a table whose player left falls back to its own pace)."""
+    mark_present(game_id, user.pk)
+    services.live_check(game_id)
+    game = _load_game(game_id)
+    if game is None:
+        return None, []
+    seat = selectors.viewer_seat_index(game, user)
+    return game.revision_for(seat), selectors.present_seats(game)
+
+
 def _revision(game_id: int, user: Any) -> int | None:
-    """The revision this user's seat can observe (a spectator's: the public one)."""
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats").first()
+    game = _load_game(game_id)
     if game is None:
         return None
     return game.revision_for(selectors.viewer_seat_index(game, user))
 
 
+class SharedGames:
+    """Per process: one read of a game per revision, shared by every socket that needs it."""
+
+    def __init__(self) -> None:
+        # game id -> ((revision, version) the read is at least as fresh as, the read)
+        self._reads: dict[int, tuple[tuple[int, int], asyncio.Future[Game | None]]] = {}
+        self._watchers: dict[int, int] = {}
+
+    def watch(self, game_id: int) -> None:
+        self._watchers[game_id] = self._watchers.get(game_id, 0) + 1
+
+    def unwatch(self, game_id: int) -> None:
+        left = self._watchers.get(game_id, 1) - 1
+        if left <= 0:
+            self._watchers.pop(game_id, None)
+            self._reads.pop(game_id, None)
+        else:
+            self._watchers[game_id] = left
+
+    async def get(self, game_id: int, revision: int, version: int) -> Game | None:
+        """A read at least as fresh as the game's totals (revision, version) of a ping: a
+        secret answer steps the version only, so both are compared."""
+        entry = self._reads.get(game_id)
+        if entry is not None and entry[0][0] >= revision and entry[0][1] >= version:
+            return await asyncio.shield(entry[1])
+        future: asyncio.Future[Game | None] = asyncio.get_running_loop().create_future()
+        self._reads[game_id] = ((revision, version), future)
+        try:
+            game = await database_sync_to_async(_load_game)(game_id)
+        except BaseException as exc:
+            self._reads.pop(game_id, None)
+            future.set_exception(exc)
+            future.exception()  # retrieved: the waiters re-raise it
+            raise
+        future.set_result(game)
+        if game is not None:
+            # what was read may be newer than the ping that asked for it
+            self._reads[game_id] = (
+                (max(revision, game.revision), max(version, game.version)),
+                future,
+            )
+        return game
+
+
+shared_games = SharedGames()
+
+
+def _polls(layer: Any) -> bool:
+    return isinstance(layer, InMemoryChannelLayer)
+
+
 class GameConsumer(AsyncJsonWebsocketConsumer):
-    """Presence is by heartbeat: the page sends ``{"type": "heartbeat"}`` every
-    HEARTBEAT_SECONDS and the answer carries the game's revision, so a client that missed a
-    ping notices within one beat. Closing the socket does not clear presence (a reload closes
-    one socket and opens another); it lapses PRESENCE_SECONDS after the last beat."""
+    """Frames to the page: ``state`` (the seat's payload, its revision and the server's now),
+    and ``heartbeat`` (answer to the page's beat or hello: the seat's revision and who is here;
+    presence is not pushed, so arrivals make no frames). From the page: ``heartbeat``, ``hello`` (``revision``: the last one it holds;
+    a newer view comes back at once) and moves. Presence is by heartbeat (HEARTBEAT_SECONDS);
+    closing the socket does not clear it (a reload closes one and opens another)."""
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.game_id = int(self.scope["url_route"]["kwargs"]["game_id"])
-        self.group = group_name(self.game_id)
+        self.group = broadcast.group_name(self.game_id)
+        self.revision: int | None = None
+        self.poller: asyncio.Task[None] | None = None
         # Join first, then read: a change committed in between is still announced to us.
         await self.channel_layer.group_add(self.group, self.channel_name)
+        self.joined = time.monotonic()
         payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
         if payload is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=4404)
             return
+        shared_games.watch(self.game_id)
+        self.watching = True
         self.seat = payload["seat"]
         await self.accept()
-        await self._present()
         await self._send_state(payload)
-
-    async def _present(self) -> None:
-        if self.user is not None and self.user.is_authenticated:
-            await database_sync_to_async(mark_present)(self.game_id, self.user.pk)
+        await database_sync_to_async(mark_present)(self.game_id, self.user.pk)
+        if _polls(self.channel_layer):
+            self.poller = asyncio.ensure_future(self._poll())
 
     async def _send_state(self, payload: dict[str, Any]) -> None:
+        self.revision = payload["revision"]
         await self.send_json(
             {
                 "type": "state",
                 "version": payload["version"],
                 "revision": payload["revision"],
+                "now": time.time(),  # the page corrects its clock's offset with it
                 "game": payload,
             }
         )
 
     async def disconnect(self, code: int) -> None:
+        if self.poller is not None:
+            self.poller.cancel()
+        if getattr(self, "watching", False):
+            shared_games.unwatch(self.game_id)
+            self.watching = False
         await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def _fresh_state(self, revision: int, version: int) -> None:
+        game = await shared_games.get(self.game_id, revision, version)
+        payload = None if game is None else _payload_from_shared(game, self.user)
+        if payload is False:  # a spectator: their standing and the watching rule, re-read
+            payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
+        if payload is None:
+            await self.close(code=4404)
+            return
+        assert isinstance(payload, dict)
+        await self._send_state(payload)
 
     async def game_changed(self, message: dict[str, Any]) -> None:
         seats = message.get("seats")
         if seats is not None and self.seat not in seats:
             return  # a change this seat cannot observe (a secret answer): nothing is sent
-        payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
-        if payload is None:
-            await self.close(code=4404)
-            return
-        await self._send_state(payload)
+        await self._fresh_state(int(message.get("revision") or 0), int(message.get("version") or 0))
+
+    async def _poll(self) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                await asyncio.sleep(POLL_SECONDS)
+                revision = await database_sync_to_async(_revision)(self.game_id, self.user)
+                if revision is not None and self.revision is not None and revision > self.revision:
+                    payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
+                    if payload is None:
+                        await self.close(code=4404)
+                        return
+                    await self._send_state(payload)
+
+    async def _rejoin_if_due(self) -> None:
+        if time.monotonic() - self.joined > REJOIN_SECONDS:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            self.joined = time.monotonic()
 
     async def chat_posted(self, message: dict[str, Any]) -> None:
         # No text travels here: the page fetches the talk its reader may see over HTTP.
         await self.send_json({"type": "chat"})
 
     async def _heartbeat(self) -> None:
-        await self._present()
-        revision = await database_sync_to_async(_revision)(self.game_id, self.user)
-        await self.send_json({"type": "heartbeat", "revision": revision})
+        await self._rejoin_if_due()
+        revision, present = await database_sync_to_async(_beat)(self.game_id, self.user)
+        # no server time here: a beat's answer must be identical while nothing this seat can
+        # observe changed (tests/games/test_observations.py); state frames carry the time
+        await self.send_json({"type": "heartbeat", "revision": revision, "present": present})
+
+    async def _hello(self, content: dict[str, Any]) -> None:
+        """The page (re)connected or woke up holding ``revision``: bring it up to date."""
+        held = content.get("revision")
+        current = await database_sync_to_async(_revision)(self.game_id, self.user)
+        if current is None:
+            await self.close(code=4404)
+            return
+        if not isinstance(held, int) or isinstance(held, bool) or held < current:
+            payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
+            if payload is None:
+                await self.close(code=4404)
+                return
+            await self._send_state(payload)
+        else:
+            await self._heartbeat()
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
     ) -> None:
-        if text_data is None:
-            await self.send_json(
-                {"type": "error", "error": "Send a JSON object.", "code": "malformed"}
-            )
-            return
-        if len(text_data) > MAX_FRAME_CHARS:
-            await self.send_json(
-                {"type": "error", "error": "Send a small JSON object.", "code": "too_large"}
-            )
-            return
-        try:
-            content = parse_json(text_data, max_depth=MAX_FRAME_DEPTH)
-        except BadInput as exc:
-            await self.send_json({"type": "error", "error": exc.message, "code": exc.code})
-            return
-        await self.receive_json(content)
+        content = await _parse_frame(self, text_data)
+        if content is not None:
+            await self.receive_json(content)
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
@@ -152,5 +289,95 @@ class GameConsumer(AsyncJsonWebsocketConsumer):
         if content.get("type") == "heartbeat":
             await self._heartbeat()
             return
+        if content.get("type") == "hello":
+            await self._hello(content)
+            return
         reply = await database_sync_to_async(_act)(self.game_id, self.user, content)
         await self.send_json(reply)
+
+
+async def _parse_frame(consumer: AsyncJsonWebsocketConsumer, text_data: str | None) -> Any:
+    if text_data is None:
+        await consumer.send_json(
+            {"type": "error", "error": "Send a JSON object.", "code": "malformed"}
+        )
+        return None
+    if len(text_data) > MAX_FRAME_CHARS:
+        await consumer.send_json(
+            {"type": "error", "error": "Send a small JSON object.", "code": "too_large"}
+        )
+        return None
+    try:
+        return parse_json(text_data, max_depth=MAX_FRAME_DEPTH)
+    except BadInput as exc:
+        await consumer.send_json({"type": "error", "error": exc.message, "code": exc.code})
+        return None
+
+
+def _stamp(user: Any) -> str | None:
+    user = _standing(user)
+    if user is None:
+        return None
+    mark_online(user.pk)
+    return selectors.lists_stamp(user)
+
+
+class UserConsumer(AsyncJsonWebsocketConsumer):
+    """A player's own socket, open on every page: it beats (the friends page's "online") and
+    says when their My games list or invitations changed, as ``{"type": "lists", "stamp"}``;
+    the page then fetches the list's fragment. The stamp is a hash of the player's own
+    observations, never content."""
+
+    async def connect(self) -> None:
+        self.user = self.scope.get("user")
+        self.poller: asyncio.Task[None] | None = None
+        self.stamp: str | None = None
+        if self.user is None or not self.user.is_authenticated:
+            await self.close(code=4403)
+            return
+        self.group = broadcast.user_group_name(self.user.pk)
+        await self.channel_layer.group_add(self.group, self.channel_name)
+        self.joined = time.monotonic()
+        stamp = await database_sync_to_async(_stamp)(self.user)
+        if stamp is None:
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+            await self.close(code=4403)
+            return
+        await self.accept()
+        await self._send_stamp(stamp, always=True)
+        if _polls(self.channel_layer):
+            self.poller = asyncio.ensure_future(self._poll())
+
+    async def disconnect(self, code: int) -> None:
+        if self.poller is not None:
+            self.poller.cancel()
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
+
+    async def _send_stamp(self, stamp: str | None, always: bool = False) -> None:
+        if stamp is None:
+            await self.close(code=4403)
+            return
+        if always or stamp != self.stamp:
+            self.stamp = stamp
+            await self.send_json({"type": "lists", "stamp": stamp})
+
+    async def user_changed(self, message: dict[str, Any]) -> None:
+        await self._send_stamp(await database_sync_to_async(_stamp)(self.user))
+
+    async def _poll(self) -> None:
+        with contextlib.suppress(asyncio.CancelledError):
+            while True:
+                await asyncio.sleep(POLL_SECONDS)
+                await self.user_changed({})
+
+    async def receive(
+        self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any
+    ) -> None:
+        content = await _parse_frame(self, text_data)
+        if not isinstance(content, dict) or content.get("type") != "heartbeat":
+            return
+        if time.monotonic() - self.joined > REJOIN_SECONDS:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            self.joined = time.monotonic()
+        await self._send_stamp(await database_sync_to_async(_stamp)(self.user), always=True)

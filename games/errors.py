@@ -43,5 +43,16 @@ class StaleVersion(GameError):
         self.version = version
 
 
+class TooLate(StaleVersion):
+    """An answer that arrived after the window closed (someone else won the race, the slap
+    was over): the server's arrival order decided, and this answer changed nothing."""
+
+    code = "too_late"
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.message = str(_("Too late: the moment passed before your answer arrived."))
+
+
 class IllegalMove(GameError):
     status = 400

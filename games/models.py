@@ -94,6 +94,10 @@ class Game(models.Model):
     # The sweeper's bookkeeping for a deadline that failed: retried with backoff, shown to staff.
     sweep_failures = models.PositiveSmallIntegerField(default=0)
     sweep_after = models.DateTimeField(null=True, blank=True)
+    # Live pace on demand: while set, waits run at the Live pace (PACE_SECONDS["live"]) instead
+    # of the table's own; ``live_offer`` holds the seats that accepted an open proposal.
+    live_since = models.DateTimeField(null=True, blank=True)
+    live_offer = models.JSONField(null=True, blank=True)
     result = models.JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
@@ -395,3 +399,27 @@ class ChatMute(models.Model):
 
     def __str__(self) -> str:
         return f"{self.user_id} mutes {self.muted_id}"
+
+
+class PaceSwitch(models.Model):
+    """A table's live-pace history: a proposal, its answers, and every switch to the Live pace
+    and back. Not an engine Event (those are engine actions only and must keep replaying from
+    the seed): these rows are shown in the table's history beside the engine's entries."""
+
+    class Kind(models.TextChoices):
+        PROPOSED = "proposed", _("proposed")
+        ACCEPTED = "accepted", _("accepted")
+        DECLINED = "declined", _("declined")
+        LIVE = "live", _("live")
+        FALLBACK = "fallback", _("fallback")
+
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="pace_switches")
+    kind = models.CharField(max_length=10, choices=Kind.choices)
+    seat = models.SmallIntegerField(null=True, blank=True)  # who did it; None: the table itself
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["game", "created_at", "pk"]
+
+    def __str__(self) -> str:
+        return f"game {self.game_id} {self.kind}"

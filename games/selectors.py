@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import hashlib
 from typing import Any
 
 from django.db.models import QuerySet
 
+from accounts.notifications import present_users
 from accounts.selectors import any_block_between, friends_of
 from games.engines import registry
 from games.engines.core import Event as EngineEvent
@@ -246,3 +248,22 @@ class _Reliability:
     def percent(self) -> int | None:
         total = self.played + self.abandoned
         return None if total == 0 else round(100 * self.played / total)
+
+
+def lists_stamp(user: Any) -> str:
+    """A fingerprint of what the My games page shows this player: their tables with the
+    revision their own seat observes, and their open invitations. It changes exactly when
+    that page would; it carries no game content (a hash of the player's own observations)."""
+    seats = Seat.objects.filter(user=user).select_related("game").order_by("game_id")
+    parts = [
+        f"g{s.game_id}:{s.game.status}:{s.game.revision_for(s.index)}:{int(s.is_bot)}"
+        for s in seats
+    ]
+    parts += [f"i{pk}" for pk in invitations_for(user).values_list("pk", flat=True)]
+    return hashlib.sha1("|".join(parts).encode()).hexdigest()[:16]
+
+
+def present_seats(game: Game) -> list[int]:
+    """The seats whose player is at the table now (heartbeat presence; public)."""
+    people = {s.user_id: s.index for s in game.seats.all() if s.user_id and not s.is_bot}
+    return sorted(people[uid] for uid in present_users(game.pk, list(people)))

@@ -27,3 +27,9 @@ def apply_deadline(game_id: int, wait_seq: int) -> bool:
 def send_reminders() -> int:
     """Beat: one reminder per wait at about 80% of the allowed time."""
     return services.send_due_reminders()
+
+
+@shared_task(acks_late=True, ignore_result=True, soft_time_limit=25, time_limit=30)
+def check_live_pace() -> int:
+    """Beat: a table at the Live pace whose players left falls back to its own pace."""
+    return services.live_check_all()

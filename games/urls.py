@@ -12,6 +12,7 @@ urlpatterns = [
     path("players/<str:username>/", views.player, name="player"),
     path("<int:game_id>/", views.table, name="table"),
     path("<int:game_id>/act/", views.table_act, name="act"),
+    path("<int:game_id>/live/", views.table_live, name="live"),
     path("<int:game_id>/replay/", views.replay, name="replay"),
     path("<int:game_id>/report/", reports.report_player, name="report"),
     path("<int:game_id>/chat/", views.chat_panel, name="chat"),

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
@@ -21,8 +22,8 @@ from games import presenters, replays, selectors, services
 from games.engines import registry
 from games.errors import GameError, StaleVersion
 from games.forms import NewGameForm
-from games.models import Game
-from games.services import chat, notify, vacation
+from games.models import Game, PaceSwitch
+from games.services import chat, notify, pace, vacation
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
@@ -32,6 +33,7 @@ def _visible_game(request: HttpRequest, game_id: int) -> Game:
     return game
 
 
+@never_cache
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
     mine, waiting_on_others, lobby, finished = [], [], [], []
@@ -48,9 +50,12 @@ def my_games(request: HttpRequest) -> HttpResponse:
     unread = chat.unread_counts(request.user, mine + waiting_on_others + lobby)
     for game in mine + waiting_on_others + lobby:
         game.unread_talk = unread.get(game.pk, 0)
+    # ?part=lists: only the lists, which the page's script swaps in place when the player's
+    # own socket says they changed (templates/base.html)
+    template = "games/_my_games_lists.html" if request.GET.get("part") == "lists" else None
     return render(
         request,
-        "games/my_games.html",
+        template or "games/my_games.html",
         {
             "mine": mine,
             "others": waiting_on_others,
@@ -58,6 +63,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "finished": finished[:30],
             "invitations": selectors.invitations_for(request.user),
             "engines": registry.ENGINES,
+            "stamp": selectors.lists_stamp(request.user),
         },
     )
 
@@ -94,9 +100,31 @@ def new_game(request: HttpRequest) -> HttpResponse:
     return render(request, "games/new.html", {"form": form})
 
 
-@never_cache  # the page is one seat's view: no-store, so no cache keeps anyone's cards
-@login_required
-def table(request: HttpRequest, game_id: int) -> HttpResponse:
+def _pace_log(game: Game, players: list[str]) -> list[dict[str, Any]]:
+    """The table's switches to the Live pace and back, as history entries (not engine events)."""
+    texts = {
+        PaceSwitch.Kind.PROPOSED: _("%(name)s proposes to play live now."),
+        PaceSwitch.Kind.ACCEPTED: _("%(name)s wants to play live."),
+        PaceSwitch.Kind.DECLINED: _("%(name)s would rather keep the table's pace."),
+        PaceSwitch.Kind.LIVE: _("Everyone accepted: the table plays live now."),
+        PaceSwitch.Kind.FALLBACK: _("Someone left the table: back to the table's own pace."),
+    }
+    entries = []
+    for row in game.pace_switches.all():
+        name = players[row.seat] if row.seat is not None and row.seat < len(players) else ""
+        text = texts[row.kind] % {"name": name}
+        entries.append(
+            {
+                "seq": None,
+                "created": row.created_at.replace(microsecond=0),
+                "lines": [{"text": text, "secret": False, "minor": False}],
+            }
+        )
+    return entries
+
+
+def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
+    """Everything the table's parts show, for the requesting user's seat only."""
     game = _visible_game(request, game_id)
     if (
         game.status == Game.Status.ACTIVE
@@ -112,34 +140,67 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     if seat is not None:
         notifications.mark_present(game.pk, request.user.pk)  # the socket's heartbeat keeps it
     my_seat = selectors.seat_of(game, request.user)
+    seats = list(game.seats.all())
     groups = presenters.action_groups(
         payload["legal_actions"], payload["view"] or {}, payload["players"]
     )
-    return render(
-        request,
-        "games/table.html",
-        {
-            "game": game,
-            "payload": payload,
-            "groups": groups,
-            "seat": seat,
-            "rules": registry.get(game.engine, game.rules_version),
-            "log": selectors.events_for(game, request.user, last=40),
-            "may_join": game.status == Game.Status.LOBBY
-            and seat is None
-            and services.may_join(game, request.user),
-            "is_creator": game.created_by_id == request.user.pk,
-            "key": uuid.uuid4().hex,
-            "invitation": game.invitations.filter(to_user=request.user, status="pending").first(),
-            "nudge_target": selectors.nudge_target(game, seat),
-            "rules_body": f"games/rules/{game.engine}.html" if game.learning else None,
-            "rematch": Game.objects.filter(rematch_of=game).first() if game.is_over else None,
-            "my_seat": my_seat,
-            **_chat_context(request, game),
-            "not_ready": services.not_ready(game, list(game.seats.all())),
-            "now": timezone.now(),
-        },
+    waiting = payload["waiting_for"] or {}
+    wanted = (
+        waiting.get("kind", "")
+        if game.status == Game.Status.ACTIVE
+        and seat is not None
+        and seat in (waiting.get("seats") or [])
+        and payload["legal_actions"]
+        else ""
     )
+    now = timezone.now()
+    return {
+        "game": game,
+        "payload": payload,
+        "groups": groups,
+        "seat": seat,
+        "rules": registry.get(game.engine, game.rules_version),
+        "log": selectors.events_for(game, request.user, last=40),
+        "pace_log": _pace_log(game, payload["players"]),
+        "may_join": game.status == Game.Status.LOBBY
+        and seat is None
+        and services.may_join(game, request.user),
+        "is_creator": game.created_by_id == request.user.pk,
+        "key": uuid.uuid4().hex,
+        "invitation": game.invitations.filter(to_user=request.user, status="pending").first(),
+        "nudge_target": selectors.nudge_target(game, seat),
+        "my_seat": my_seat,
+        "rules_body": f"games/rules/{game.engine}.html" if game.learning else None,
+        "rematch": Game.objects.filter(rematch_of=game).first() if game.is_over else None,
+        **_chat_context(request, game),
+        "not_ready": services.not_ready(game, seats),
+        "now": now,
+        "now_ms": int(now.timestamp() * 1000),
+        "deadline_ms": int(game.deadline_at.timestamp() * 1000) if game.deadline_at else "",
+        "wanted": wanted,
+        "present": selectors.present_seats(game),
+        "live_may_propose": pace.may_propose(game, seats, request.user),
+        "live_may_answer": game.live_offer is not None
+        and my_seat is not None
+        and not my_seat.is_bot
+        and my_seat.index not in game.live_offer,
+        "live_offer_names": [payload["players"][i] for i in game.live_offer or []],
+    }
+
+
+@never_cache  # the page is one seat's view: no-store, so no cache keeps anyone's cards
+@login_required
+def table(request: HttpRequest, game_id: int) -> HttpResponse:
+    return render(request, "games/table.html", _table_context(request, game_id))
+
+
+@never_cache
+@login_required
+def table_live(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The table's parts for the requesting seat, which the page's script swaps in place when
+    its socket says the seat's revision grew. The same rendering as the page: only what
+    ``engine.view`` gives that seat."""
+    return render(request, "games/_table_live.html", _table_context(request, game_id))
 
 
 @login_required
@@ -175,6 +236,18 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
             _("Invitations sent."),
         ),
         "nudge": (lambda: notify.nudge(request.user, game_id), _("Nudge sent.")),
+        "live_propose": (
+            lambda: services.live_propose(request.user, game_id),
+            _("You proposed to play live now."),
+        ),
+        "live_accept": (
+            lambda: services.live_answer(request.user, game_id, accept=True),
+            _("You accepted to play live."),
+        ),
+        "live_decline": (
+            lambda: services.live_answer(request.user, game_id, accept=False),
+            _("You kept the table's pace."),
+        ),
     }
     if command == "rematch":
         try:

@@ -177,6 +177,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(seconds=_SWEEP_SECONDS),
         "options": {"expires": max(5.0, _SWEEP_SECONDS * 3)},
     },
+    "check-live-pace": {
+        "task": "games.tasks.check_live_pace",
+        "schedule": timedelta(seconds=30),
+        "options": {"expires": 60},
+    },
     "send-reminders": {
         "task": "games.tasks.send_reminders",
         "schedule": timedelta(minutes=1),

@@ -21,3 +21,5 @@ STORAGES = {
 # per-minute windows are lifted here and tested on their own (tests/games/test_guard.py sets them
 # low); the in-flight caps stay as in production (tests/games/test_flood.py).
 REQUEST_LIMITS = {**REQUEST_LIMITS, "writes": 100_000, "ip": 100_000}  # noqa: F405
+# The browser test's Daphne serves the static files from their sources (no collectstatic).
+WHITENOISE_USE_FINDERS = True

@@ -12,6 +12,7 @@ from games.services.moderation import (
     seats_to_bot_for_banned,
 )
 from games.services.notify import send_due_reminders
+from games.services.pace import live_answer, live_check, live_check_all, live_propose
 from games.services.play import ActResult, act, apply_deadline, seat_reclaim
 from games.services.sweep import sweep_due
 from games.services.tables import (
@@ -42,6 +43,10 @@ __all__ = [
     "game_rematch",
     "game_start",
     "invitation_decline",
+    "live_answer",
+    "live_check",
+    "live_check_all",
+    "live_propose",
     "may_join",
     "not_ready",
     "report_create",

@@ -33,7 +33,7 @@ from games import broadcast, clock
 from games.engines import registry
 from games.engines.core import Action, Engine, State, Waiting
 from games.errors import GameNotFound, StaleVersion
-from games.models import Event, Game, Seat
+from games.models import Event, Game, Invitation, Seat
 from games.services import notify, records
 
 log = logging.getLogger(__name__)
@@ -120,6 +120,7 @@ class GameChange:
             else None
         )
         self._locked_revision = game.revision
+        self._status_before = game.status
         self._locked_version = game.version
         self._events: list[Event] = []
         self._visible = False
@@ -314,6 +315,8 @@ class GameChange:
             wait_opened_at=game.wait_opened_at,
             sweep_failures=game.sweep_failures,
             sweep_after=game.sweep_after,
+            live_since=game.live_since,
+            live_offer=game.live_offer,
         )
         if updated != 1:
             raise StaleVersion(game.version)
@@ -322,11 +325,32 @@ class GameChange:
             notify.game_finished(game, self.engine, self.seats)
         elif self.wait_opened and game.status == Game.Status.ACTIVE and self.waiting:
             notify.wait_opened(game, self.engine, self.state, self.waiting, self.seats, self.movers)
-        game_id, revision = game.pk, game.revision
+        game_id, revision, version = game.pk, game.revision, game.version
         seats = None if observers is None else sorted(observers)
-        transaction.on_commit(lambda: broadcast.notify_game_changed(game_id, revision, seats))
+        transaction.on_commit(
+            lambda: broadcast.notify_game_changed(game_id, revision, seats, version)
+        )
+        users = self._users_to_ping(observers)
+        transaction.on_commit(lambda: broadcast.notify_users_changed(users))
         for effect in self._after_commit:
             transaction.on_commit(effect)
+
+    def _users_to_ping(self, observers: set[int] | None) -> list[int]:
+        """Whose My games list / invitations may show this change: the seated players who can
+        observe it; around the lobby (join, invite, decline, start, cancel) also the invitees."""
+        game = self.game
+        if Game.Status.LOBBY in (self._status_before, game.status):
+            # seats come and go in the lobby (a join adds one outside self.seats): read them
+            users = set(
+                Seat.objects.filter(game=game, user__isnull=False).values_list("user_id", flat=True)
+            )
+            users.update(Invitation.objects.filter(game=game).values_list("to_user_id", flat=True))
+            return sorted(users)
+        return sorted(
+            s.user_id
+            for s in self.seats
+            if s.user_id is not None and (observers is None or s.index in observers)
+        )
 
     def _observers(self) -> set[int] | None:
         """The seats that can observe this change; None: everybody (spectators too)."""

@@ -9,7 +9,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.engines.core import TIMEOUT, IllegalAction
-from games.errors import GameError, IllegalMove, NotActive, NotAllowed
+from games.errors import GameError, IllegalMove, NotActive, NotAllowed, StaleVersion, TooLate
 from games.models import Event, Game, Seat
 from games.services import notify
 from games.services.change import GameChange, same_wait
@@ -42,7 +42,14 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             raise IllegalMove(
                 _("The move must say which version of the game it was made on."), "malformed"
             )
-        change.expect_version(expected_version, seat.index)
+        try:
+            change.expect_version(expected_version, seat.index)
+        except StaleVersion as exc:
+            # Races and slaps: the row lock serialises answers in arrival order; one that
+            # came after the moment passed is "too late", not a puzzling "stale".
+            if action not in change.engine.legal_actions(change.state, seat.index):
+                raise TooLate(exc.version) from None
+            raise
         before = change.state
         try:
             change.apply(seat.index, action, Event.Reason.MOVE, user, key)

@@ -12,7 +12,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.selectors import are_friends, has_blocked
-from games import selectors
+from games import broadcast, selectors
 from games.engines import registry
 from games.engines.core import IllegalAction
 from games.errors import GameError, NotActive, NotAllowed
@@ -139,7 +139,9 @@ def game_create(
     Seat.objects.create(game=game, index=0, user=creator)
     for index in range(1, bots + 1):
         Seat.objects.create(game=game, index=index, is_bot=True, bot_reason="filled")
-    _invite(creator, game, invite)
+    invited = [i.to_user_id for i in _invite(creator, game, invite)]
+    # Not a GameChange (the row is new): the invitees' lists learn of it here, after commit.
+    transaction.on_commit(lambda: broadcast.notify_users_changed([creator.pk, *invited]))
     return game
 
 

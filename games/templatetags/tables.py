@@ -540,9 +540,12 @@ def choice_label(field_name: str, value: str, label: str) -> str:
 
 
 @register.simple_tag
-def history_entries(log: Any, players: Sequence[str], limit: int = 40) -> list[dict[str, Any]]:
+def history_entries(
+    log: Any, players: Sequence[str], extra: Any = None, limit: int = 40
+) -> list[dict[str, Any]]:
     """The viewer's log, newest first: ``[{"seq", "created", "lines": [{"text", "secret"}]}]``;
-    entries with nothing the viewer may see are left out."""
+    entries with nothing the viewer may see are left out. ``extra``: entries that are not
+    engine events (the table's switches to the Live pace and back), merged in by time."""
     entries: list[dict[str, Any]] = []
     for entry in reversed(list(log or [])):
         events: Iterable[dict[str, Any]] = entry.get("events") or []
@@ -566,6 +569,8 @@ def history_entries(log: Any, players: Sequence[str], limit: int = 40) -> list[d
         )
         if len(entries) >= limit:
             break
+    if extra:
+        entries = sorted([*entries, *extra], key=lambda e: e["created"], reverse=True)[:limit]
     return entries
 
 

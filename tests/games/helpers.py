@@ -11,8 +11,11 @@ from games.engines import registry
 from games.models import Game, Seat
 from games.replays import rebuild
 
+# What differs between two renderings of the same page without meaning anything: tokens, and
+# the server's time at rendering (the clock's offset correction).
 CSRF = re.compile(
     r'name="csrfmiddlewaretoken" value="[^"]*"|name="key" value="[^"]*"|csrftoken=[^;"]*'
+    r'|data-now="[^"]*"'
 )
 
 

@@ -142,6 +142,7 @@ def test_someone_not_at_the_table_gets_404_on_pages_and_api_and_cannot_move(star
     stranger = make_user("mallory")
     client = client_for(stranger)
     assert client.get(reverse("games:table", args=[game.pk])).status_code == 404
+    assert client.get(reverse("games:live", args=[game.pk])).status_code == 404
     assert client.get(f"/api/games/{game.pk}").status_code == 404
     assert client.get(f"/api/games/{game.pk}/events").status_code == 404
     answer = client.post(
@@ -195,6 +196,9 @@ def test_no_page_api_answer_or_event_list_shows_a_seat_a_card_it_may_not_know(st
                 page = strip_tokens(
                     client.get(reverse("games:table", args=[game.pk])).content.decode()
                 )
+                parts = strip_tokens(
+                    client.get(reverse("games:live", args=[game.pk])).content.decode()
+                )
             api = client.get(f"/api/games/{game.pk}").json()
             assert api["view"] == impl.view(real_state, seat)
             scrambled = scramble(json.loads(json.dumps(real_state)), seat, rng)
@@ -202,6 +206,9 @@ def test_no_page_api_answer_or_event_list_shows_a_seat_a_card_it_may_not_know(st
             if with_page:
                 again = client.get(reverse("games:table", args=[game.pk])).content.decode()
                 assert strip_tokens(again) == page
+                # the parts the script swaps in place: the same seat's rendering, same secrets
+                again = client.get(reverse("games:live", args=[game.pk])).content.decode()
+                assert strip_tokens(again) == parts
             assert client.get(f"/api/games/{game.pk}").json()["view"] == api["view"]
             Game.objects.filter(pk=game.pk).update(state=real_state)
             # rows are numbered per seat: the n-th row this seat may see

@@ -1,0 +1,321 @@
+"""Fan-out: from a move's commit to every socket of its table holding its new view, next to a
+bare Channels ping fan-out, in one run, with every socket held concurrently.
+
+Creates N six-seat Cockroach Poker Royal tables (all seats human) in a dedicated PostgreSQL
+database, starts Daphne (one process, Redis channel layer, BENCH_ENDPOINTS=1 for the bare echo
+route), opens 6 table sockets per table and 6 echo sockets per table (all held for the whole
+run), then:
+
+* moves: one move at a time, round robin over the tables, made in this process through
+  ``services.act``; the clock starts when the move's after-commit ping is sent (the commit is
+  done) and stops when a socket receives its ``state`` frame at the seat's new revision.
+* bare: one ``group_send`` at a time to a table's echo group; the clock starts before the
+  send and stops when a socket receives the echo.
+
+Prints one JSON line per phase (p50/p95 per socket, and p50/p95 of the last socket of each
+move: the time until the whole table holds it) and a last line with the ratios. Figures only:
+nothing here asserts a timing. See bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from api_moves import (
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    ensure_database,
+    free_port,
+    redis_reachable,
+    setup_django,
+    stop_server,
+)
+
+ROOT = Path(__file__).resolve().parents[1]
+SEATS = 6
+
+
+def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=8, help="tables (6 sockets each)")
+    parser.add_argument("--moves", type=int, default=120, help="measured moves (and pings)")
+    parser.add_argument("--warmup", type=int, default=10, help="unmeasured moves/pings first")
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument("--keep", action="store_true")
+    return parser.parse_args(argv)
+
+
+def make_tables(tag: str, games: int) -> tuple[list[int], list[dict[str, Any]]]:
+    from django.test import Client
+
+    from accounts.models import User
+    from accounts.services import friendship_create
+    from games import services
+
+    user_ids, tables = [], []
+    for g in range(games):
+        players = [
+            User.objects.create_user(
+                username=f"fan{tag}g{g}s{s}", email=f"fan{tag}g{g}s{s}@b.invalid"
+            )
+            for s in range(SEATS)
+        ]
+        user_ids += [u.pk for u in players]
+        for i, a in enumerate(players):
+            for b in players[i + 1 :]:
+                friendship_create(a, b)
+        game = services.game_create(
+            players[0],
+            engine="cockroach-poker-royal",
+            seats=SEATS,
+            invite=[u.username for u in players[1:]],
+        )
+        for user in players[1:]:
+            services.game_join(user, game.pk)
+        services.game_start(players[0], game.pk)
+        cookies = []
+        for user in players:
+            client = Client()
+            client.force_login(user)
+            cookies.append(client.cookies["sessionid"].value)
+        tables.append({"id": game.pk, "users": players, "cookies": cookies})
+    return user_ids, tables
+
+
+def play_one(table: dict[str, Any], rng: Any, sent: list[float]) -> dict[int, int]:
+    """One move at this table; returns {seat: the revision it must reach}."""
+    from games import services
+    from games.engines import registry
+    from games.models import Game
+
+    game = Game.objects.get(pk=table["id"])
+    if game.status != Game.Status.ACTIVE:
+        return {}
+    engine = registry.get(game.engine, game.rules_version)
+    before = {s: game.revision_for(s) for s in range(SEATS)}
+    seat = next(s for s in engine.waiting_for(game.state).seats)
+    action = rng.choice(engine.legal_actions(game.state, seat))
+    services.act(table["users"][seat], game.pk, game.version_for(seat), action)
+    game.refresh_from_db()
+    return {s: game.revision_for(s) for s in range(SEATS) if game.revision_for(s) > before[s]}
+
+
+def pct(values: list[float], q: float) -> float | None:
+    if not values:
+        return None
+    ordered = sorted(values)
+    return round(ordered[min(len(ordered) - 1, max(0, int(q * len(ordered) + 0.5) - 1))], 2)
+
+
+def line(phase: str, per_socket: list[float], per_move: list[float], lost: int) -> dict:
+    return {
+        "phase": phase,
+        "moves": len(per_move),
+        "frames": len(per_socket),
+        "p50_ms": pct(per_socket, 0.5),
+        "p95_ms": pct(per_socket, 0.95),
+        "all_sockets_p50_ms": pct(per_move, 0.5),
+        "all_sockets_p95_ms": pct(per_move, 0.95),
+        "lost": lost,
+        "load_1m": round(os.getloadavg()[0], 2),
+    }
+
+
+async def run(args: argparse.Namespace, base: str, tables: list[dict[str, Any]]) -> list[dict]:
+    import random
+
+    import websockets
+    from channels.layers import get_channel_layer
+
+    from games import broadcast
+    from games.services import change as change_module
+
+    host = base.replace("http://", "ws://")
+    origin = base
+    loop = asyncio.get_running_loop()
+    arrivals: dict[tuple[str, int, int], float] = {}  # (kind, table index, seat) -> time
+    latest: dict[tuple[str, int, int], int] = {}
+    changed = asyncio.Condition()
+
+    async def reader(kind: str, t: int, seat: int, ws: Any) -> None:
+        async for raw in ws:
+            now = time.perf_counter()
+            data = json.loads(raw)
+            if kind == "table" and data.get("type") != "state":
+                continue
+            async with changed:
+                latest[(kind, t, seat)] = data["revision"] if kind == "table" else data["n"]
+                arrivals[(kind, t, seat)] = now
+                changed.notify_all()
+
+    sockets, tasks = [], []
+    for t, table in enumerate(tables):
+        for seat in range(SEATS):
+            headers = {"Cookie": f"sessionid={table['cookies'][seat]}", "Origin": origin}
+            ws = await websockets.connect(
+                f"{host}/ws/games/{table['id']}/", additional_headers=headers, max_queue=None
+            )
+            echo = await websockets.connect(
+                f"{host}/ws/bench/t{t}/", additional_headers={"Origin": origin}, max_queue=None
+            )
+            sockets += [ws, echo]
+            tasks.append(asyncio.ensure_future(reader("table", t, seat, ws)))
+            tasks.append(asyncio.ensure_future(reader("echo", t, seat, echo)))
+    await asyncio.sleep(1.0)  # every socket joined and got its first view
+
+    sent: list[float] = []
+    real_notify = broadcast.notify_game_changed
+
+    send_ms: list[float] = []
+
+    def timed_notify(*a: Any, **k: Any) -> None:
+        sent.append(time.perf_counter())  # the commit is done: the ping goes out now
+        real_notify(*a, **k)
+        send_ms.append((time.perf_counter() - sent[-1]) * 1000)
+
+    change_module.broadcast.notify_game_changed = timed_notify  # type: ignore[attr-defined]
+    rng = random.Random(7)
+    results = []
+
+    async def wait_for(kind: str, t: int, expected: dict[int, int]) -> list[float] | None:
+        def done() -> bool:
+            return all(latest.get((kind, t, s), -1) >= r for s, r in expected.items())
+
+        async with changed:
+            try:
+                await asyncio.wait_for(changed.wait_for(done), 5)
+            except TimeoutError:
+                return None
+        return [arrivals[(kind, t, s)] for s in expected]
+
+    per_socket, per_move, lost = [], [], 0
+    for i in range(args.warmup + args.moves):
+        t = i % len(tables)
+        sent.clear()
+        expected = await loop.run_in_executor(None, play_one, tables[t], rng, sent)
+        if not expected:
+            continue
+        times = await wait_for("table", t, expected)
+        if i < args.warmup:
+            continue
+        if times is None:
+            lost += 1
+            continue
+        start = sent[0]
+        per_socket += [(x - start) * 1000 for x in times]
+        per_move.append((max(times) - start) * 1000)
+    results.append(line("moves", per_socket, per_move, lost))
+    # how long the after-commit group_send itself took in the committing thread
+    results[-1]["ping_send_p50_ms"] = pct(send_ms, 0.5)
+
+    layer = get_channel_layer()
+    per_socket, per_move, lost = [], [], 0
+    for i in range(args.warmup + args.moves):
+        t = i % len(tables)
+        start = time.perf_counter()
+        await layer.group_send(f"bench-t{t}", {"type": "bench.ping", "n": i})
+        times = await wait_for("echo", t, dict.fromkeys(range(SEATS), i))
+        if i < args.warmup:
+            continue
+        if times is None:
+            lost += 1
+            continue
+        per_socket += [(x - start) * 1000 for x in times]
+        per_move.append((max(times) - start) * 1000)
+    results.append(line("bare", per_socket, per_move, lost))
+
+    for task in tasks:
+        task.cancel()
+    for ws in sockets:
+        await ws.close()
+    return results
+
+
+def main(argv: list[str] | None = None) -> int:
+    import subprocess
+
+    args = parse_args(argv)
+    if not redis_reachable(args.redis_url):
+        raise SystemExit("Redis is needed: the fan-out goes through the Redis channel layer")
+    ensure_database(args.database_url)
+    args.seconds, args.games_arg = 0, args.games
+    setup_django(args)
+    tag = str(int(time.time()))
+    user_ids, tables = make_tables(tag, args.games)
+    port = free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.local",
+        "DATABASE_URL": args.database_url,
+        "REDIS_URL": args.redis_url,
+        "BENCH_ENDPOINTS": "1",
+        "DEBUG": "false",
+        "LOG_LEVEL": "WARNING",
+    }
+    env.pop("DB_POOL", None)  # the pool on, as in production
+    log_path = Path(tempfile.mkdtemp()) / "daphne.log"
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [
+                sys.executable,
+                "-m",
+                "daphne",
+                "-b",
+                "127.0.0.1",
+                "-p",
+                str(port),
+                "-v",
+                "0",
+                "config.asgi:application",
+            ],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        import socket
+
+        deadline = time.monotonic() + 60
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), 1).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise SystemExit(log_path.read_text()[-3000:]) from None
+                time.sleep(0.2)
+        results = asyncio.run(run(args, f"http://127.0.0.1:{port}", tables))
+    finally:
+        stop_server(proc)
+        if not args.keep:
+            from accounts.models import User
+            from games.models import Game
+
+            Game.objects.filter(seats__user_id__in=user_ids).delete()
+            User.objects.filter(pk__in=user_ids).delete()
+    sockets = {"tables": args.games, "sockets_held": args.games * SEATS * 2}
+    for result in results:
+        print(json.dumps({**result, **sockets}))
+    moves, bare = results
+    ratio = {
+        k: round(moves[k] / bare[k], 2) if moves[k] and bare[k] else None
+        for k in ("p50_ms", "p95_ms", "all_sockets_p95_ms")
+    }
+    print(json.dumps({"ratio_moves_to_bare": ratio}))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

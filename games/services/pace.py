@@ -1,0 +1,134 @@
+"""Live pace on demand: when every seated human is at the table, any of them may propose to
+play at the Live pace; when all accept, the table's waits run at it until someone leaves for
+longer than the presence grace (accounts.notifications.PRESENCE_SECONDS), then the table falls
+back to its own pace. Each switch is one GameChange (it owns deadlines) and one PaceSwitch row,
+which the history shows; engine Events stay engine actions only.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.utils.translation import gettext as _
+
+from accounts.notifications import is_present
+from games.errors import GameError, NotActive, NotAllowed
+from games.models import Game, PaceSwitch, Seat
+from games.services.change import GameChange
+
+
+def humans(seats: list[Seat]) -> list[Seat]:
+    return [s for s in seats if s.user_id is not None and not s.is_bot]
+
+
+def all_present(game_id: int, seats: list[Seat]) -> bool:
+    people = humans(seats)
+    return bool(people) and all(is_present(game_id, s.user_id) for s in people)
+
+
+def may_propose(game: Game, seats: list[Seat], user: Any) -> bool:
+    """Shown on the table: the Live pace is off, no proposal is open, everyone is here."""
+    return (
+        game.status == Game.Status.ACTIVE
+        and game.live_since is None
+        and game.live_offer is None
+        and any(s.user_id == user.pk for s in humans(seats))
+        and all_present(game.pk, seats)
+    )
+
+
+def _human_seat(change: GameChange, user: Any) -> Seat:
+    if change.game.status != Game.Status.ACTIVE:
+        raise NotActive(_("This game is not in play."))
+    seat = change.seat_of(user)
+    if seat is None or seat.is_bot:
+        raise NotAllowed(_("You are not playing at this table."))
+    return seat
+
+
+def live_propose(user: Any, game_id: int) -> None:
+    with GameChange(game_id) as change:
+        seat = _human_seat(change, user)
+        game = change.game
+        if game.live_since is not None:
+            raise GameError(_("This table already plays live."), "already_live")
+        if game.live_offer is not None:
+            raise GameError(_("Playing live was already proposed."), "already_proposed")
+        if not all_present(game.pk, change.seats):
+            raise GameError(
+                _("Everyone must be at the table to play live."), "not_everyone_present"
+            )
+        game.live_offer = [seat.index]
+        PaceSwitch.objects.create(
+            game=game, kind=PaceSwitch.Kind.PROPOSED, seat=seat.index, created_at=change.now
+        )
+        _maybe_switch(change)
+        change.touch()
+
+
+def live_answer(user: Any, game_id: int, accept: bool) -> None:
+    with GameChange(game_id) as change:
+        seat = _human_seat(change, user)
+        game = change.game
+        if game.live_offer is None:
+            raise GameError(_("Nobody proposed to play live."), "no_proposal")
+        kind = PaceSwitch.Kind.ACCEPTED if accept else PaceSwitch.Kind.DECLINED
+        PaceSwitch.objects.create(game=game, kind=kind, seat=seat.index, created_at=change.now)
+        if accept:
+            game.live_offer = sorted({*game.live_offer, seat.index})
+            _maybe_switch(change)
+        else:
+            game.live_offer = None  # one "no" ends the proposal
+        change.touch()
+
+
+def _maybe_switch(change: GameChange) -> None:
+    game = change.game
+    if game.live_offer is None or any(s.index not in game.live_offer for s in humans(change.seats)):
+        return
+    game.live_offer = None
+    game.live_since = change.now
+    PaceSwitch.objects.create(game=game, kind=PaceSwitch.Kind.LIVE, created_at=change.now)
+    # The current wait runs at the Live pace from now on (never longer than it had left).
+    live = change.deadline_of_current_wait(change.now)
+    if live is not None:
+        current = game.deadline_at
+        change.set_deadline(min(current, live) if current else live)
+
+
+def live_check(game_id: int) -> bool:
+    """Falls back to the table's own pace when a seated human is no longer at the table (their
+    presence lapsed: PRESENCE_SECONDS after the last heartbeat). Called by the table sockets'
+    heartbeats and by the beat; True when it switched back."""
+    game = Game.objects.filter(pk=game_id).only("pk", "live_since", "live_offer", "status").first()
+    if game is None or (game.live_since is None and game.live_offer is None):
+        return False
+    seats = list(Seat.objects.filter(game_id=game_id))
+    if game.status == Game.Status.ACTIVE and all_present(game_id, seats):
+        return False
+    with GameChange(game_id) as change:
+        game = change.game
+        if game.live_since is None and game.live_offer is None:
+            return False
+        if game.status == Game.Status.ACTIVE and all_present(game.pk, change.seats):
+            return False
+        was_live = game.live_since is not None
+        game.live_since = None
+        game.live_offer = None
+        if was_live:
+            PaceSwitch.objects.create(
+                game=game, kind=PaceSwitch.Kind.FALLBACK, created_at=change.now
+            )
+            if game.status == Game.Status.ACTIVE and change.waiting is not None:
+                # back to the table's own time for the current wait, counted from its opening
+                own = change.deadline_of_current_wait()
+                current = game.deadline_at
+                change.set_deadline(max(current, own) if current and own else own)
+        change.touch()
+    return was_live
+
+
+def live_check_all() -> int:
+    """Beat: every table at the Live pace, so a table nobody has open still falls back."""
+    ids = Game.objects.filter(live_since__isnull=False).values_list("pk", flat=True)
+    return sum(live_check(pk) for pk in ids)

@@ -1,0 +1,45 @@
+// The player's own socket, on every page once signed in: its heartbeat shows them online to
+// their friends, and when their lists (My games, invitations) change it says so with a new
+// stamp; parts marked data-live-src whose data-stamp differs are fetched and swapped in place.
+(function () {
+  "use strict";
+  if (!window.WebSocket || !window.fetch || document.body.dataset.user !== "1") return;
+  var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/me/";
+  var delay = 1000, beat = null, socket = null;
+  function refresh(stamp) {
+    Array.prototype.forEach.call(document.querySelectorAll("[data-live-src]"), function (part) {
+      if (part.dataset.stamp === stamp) return;
+      fetch(part.dataset.liveSrc, { credentials: "same-origin", cache: "no-store" })
+        .then(function (r) { return r.ok ? r.text() : null; })
+        .then(function (html) {
+          if (!html) return;
+          var doc = new DOMParser().parseFromString(html, "text/html");
+          var fresh = doc.getElementById(part.id);
+          if (fresh) part.replaceWith(document.importNode(fresh, true));
+        })
+        .catch(function () {});
+    });
+  }
+  function connect() {
+    socket = new WebSocket(url);
+    socket.onopen = function () {
+      delay = 1000;
+      beat = setInterval(function () { socket.send('{"type":"heartbeat"}'); }, 20000);
+    };
+    socket.onmessage = function (msg) {
+      var data = JSON.parse(msg.data);
+      if (data.type === "lists") refresh(data.stamp);
+    };
+    socket.onclose = function (event) {
+      clearInterval(beat);
+      socket = null;
+      if (event.code === 4403) return;
+      setTimeout(connect, delay + Math.random() * delay / 2);
+      delay = Math.min(delay * 2, 30000);
+    };
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && !socket) { delay = 1000; connect(); }
+  });
+  connect();
+})();

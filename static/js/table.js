@@ -1,0 +1,231 @@
+// The table, live. Progressive enhancement: without this script every part of the page still
+// works by plain forms and reloads.
+//
+// - The socket only says "your revision is now N" (it carries the seat's payload, which this
+//   script does not need); when N grew, the script fetches the seat's own rendering of the
+//   table's parts (/games/<id>/live/) and swaps only the parts whose signature changed.
+// - An open form whose choices did not change is kept as it is (its radios, its open
+//   <details>); when a form the player was using changed, the panel says so.
+// - Clicks are ignored for GUARD_MS after a swap, so a click aimed at the old buttons never
+//   lands on new ones.
+// - The clock counts down from the stored deadline, corrected by the server's time.
+(function () {
+  "use strict";
+  var root = document.getElementById("live-root");
+  if (!root) return;
+  var GUARD_MS = 400;
+  var BEAT_MS = 20000;
+  var LONG_SLEEP_MS = 30000;
+  var L = { yourTurn: root.dataset.lYourTurn, left: root.dataset.lLeft, changed: root.dataset.lChanged };
+  var offset = parseInt(root.dataset.now, 10) - Date.now(); // server clock minus ours
+  var revision = parseInt(root.dataset.revision, 10);
+  var lastSwap = 0;
+  var fetching = false, again = false, expiredAsked = false;
+  var baseTitle = document.title;
+  var wasWanted = root.dataset.wanted;
+
+  function topParts(scope) {
+    return Array.prototype.filter.call(scope.querySelectorAll("[data-live]"), function (el) {
+      var up = el.parentElement && el.parentElement.closest("[data-live]");
+      return !up || !scope.contains(up);
+    });
+  }
+
+  function notice(part) {
+    var note = document.createElement("p");
+    note.className = "notice changed";
+    note.setAttribute("role", "status");
+    note.textContent = L.changed;
+    part.insertBefore(note, part.firstChild);
+  }
+
+  function swapMoves(oldPart, newPart) {
+    // Keep every action group whose signature did not change: the very same nodes, with the
+    // player's selection in them.
+    Array.prototype.forEach.call(newPart.querySelectorAll("[data-live]"), function (fresh) {
+      var old = oldPart.querySelector('[data-live="' + fresh.dataset.live + '"]');
+      if (old && old.dataset.sig === fresh.dataset.sig) fresh.replaceWith(old);
+    });
+    var affected = Array.prototype.some.call(oldPart.querySelectorAll("[data-touched]"), function (old) {
+      return !newPart.contains(old);
+    });
+    if (affected) notice(newPart);
+    oldPart.replaceWith(newPart);
+  }
+
+  function apply(html) {
+    var doc = new DOMParser().parseFromString(html, "text/html");
+    var fresh = doc.getElementById("live-root");
+    if (!fresh) return;
+    var rev = parseInt(fresh.dataset.revision, 10);
+    if (rev < revision) return; // an answer older than what we show
+    topParts(fresh).forEach(function (part) {
+      var old = root.querySelector('[data-live="' + part.dataset.live + '"]');
+      if (!old || old.dataset.sig === part.dataset.sig) return;
+      var node = document.importNode(part, true);
+      if (part.dataset.live === "moves") swapMoves(old, node);
+      else old.replaceWith(node);
+      lastSwap = Date.now();
+    });
+    ["revision", "version", "now", "wanted", "present"].forEach(function (key) {
+      root.dataset[key] = fresh.dataset[key];
+    });
+    revision = rev;
+    offset = parseInt(fresh.dataset.now, 10) - Date.now();
+    // Kept forms play at the current version: their choices are the same as the new ones'.
+    Array.prototype.forEach.call(root.querySelectorAll('input[name="version"]'), function (input) {
+      input.value = fresh.dataset.version;
+    });
+    expiredAsked = false;
+    wanted();
+    tick();
+  }
+
+  function refresh() {
+    if (fetching) { again = true; return; }
+    fetching = true;
+    fetch(root.dataset.fragments, { credentials: "same-origin", cache: "no-store" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) { if (html) apply(html); })
+      .catch(function () {})
+      .then(function () {
+        fetching = false;
+        if (again) { again = false; refresh(); }
+      });
+  }
+
+  // --- the clock, the title, the sound ---------------------------------------------------
+  function pad(n) { return (n < 10 ? "0" : "") + n; }
+  function fmt(ms) {
+    var s = Math.max(0, Math.ceil(ms / 1000));
+    var h = Math.floor(s / 3600), m = Math.floor((s % 3600) / 60), x = s % 60;
+    return h ? h + ":" + pad(m) + ":" + pad(x) : m + ":" + pad(x);
+  }
+  function tick() {
+    var now = Date.now() + offset;
+    Array.prototype.forEach.call(root.querySelectorAll("time.countdown[data-deadline]"), function (t) {
+      var left = parseInt(t.dataset.deadline, 10) - now;
+      if (left < 86400000) t.textContent = L.left.replace("__LEFT__", fmt(left)); // longer: the server's words
+      t.classList.toggle("urgent", left <= 10000);
+      // The deadline passed and no ping came (yet): ask; the page applies an expired wait.
+      if (left < -2000 && !expiredAsked) { expiredAsked = true; refresh(); }
+    });
+  }
+  setInterval(tick, 250);
+
+  var toggle = document.getElementById("sound-toggle");
+  if (toggle) {
+    toggle.closest(".sound-toggle").hidden = false;
+    try { toggle.checked = localStorage.getItem("fibbers.sound") === "1"; } catch (e) {}
+    toggle.addEventListener("change", function () {
+      try { localStorage.setItem("fibbers.sound", toggle.checked ? "1" : "0"); } catch (e) {}
+    });
+  }
+  function beep() {
+    if (!toggle || !toggle.checked) return;
+    try {
+      var ctx = new (window.AudioContext || window.webkitAudioContext)();
+      var osc = ctx.createOscillator(), gain = ctx.createGain();
+      osc.frequency.value = 880;
+      gain.gain.value = 0.08;
+      osc.connect(gain); gain.connect(ctx.destination);
+      osc.start(); osc.stop(ctx.currentTime + 0.15);
+    } catch (e) {}
+  }
+  function wanted() {
+    var w = root.dataset.wanted;
+    if (w === "window" && wasWanted !== "window") beep();
+    wasWanted = w;
+    document.title = w ? "(1) " + L.yourTurn + " · " + baseTitle : baseTitle;
+  }
+
+  // --- the player's hands: selections, the click guard, forms without a reload -----------
+  root.addEventListener("change", function (e) {
+    var group = e.target.closest('[data-live^="g-"]');
+    if (group) group.dataset.touched = "1";
+  });
+  root.addEventListener("click", function (e) {
+    if (Date.now() - lastSwap < GUARD_MS && e.target.closest("button, input, label, summary, select, a")) {
+      e.preventDefault();
+      e.stopPropagation();
+      return;
+    }
+    var summary = e.target.closest("summary");
+    var group = summary && summary.closest('[data-live^="g-"]');
+    if (group) group.dataset.touched = "1";
+  }, true);
+  root.addEventListener("submit", function (e) {
+    var form = e.target;
+    if (Date.now() - lastSwap < GUARD_MS) { e.preventDefault(); return; }
+    if (!window.fetch || !window.FormData || (form.method || "").toLowerCase() !== "post") return;
+    e.preventDefault();
+    Array.prototype.forEach.call(root.querySelectorAll("[data-touched]"), function (g) {
+      delete g.dataset.touched;
+    });
+    var data = new FormData(form);
+    if (e.submitter && e.submitter.name) data.append(e.submitter.name, e.submitter.value);
+    Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = true; });
+    fetch(form.action, { method: "POST", body: data, credentials: "same-origin" })
+      .then(function (r) {
+        if (new URL(r.url).pathname !== location.pathname) { location.href = r.url; return null; }
+        return r.text();
+      })
+      .then(function (html) {
+        if (html === null) return;
+        var doc = new DOMParser().parseFromString(html, "text/html");
+        var fresh = doc.querySelector(".messages"), old = document.querySelector(".messages");
+        if (old) old.remove();
+        if (fresh) document.getElementById("main").before(document.importNode(fresh, true));
+        Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = false; });
+        apply(html);
+      })
+      .catch(function () { form.submit(); });
+  });
+
+  // --- the socket -------------------------------------------------------------------------
+  var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/games/" + root.dataset.game + "/";
+  var socket = null, delay = 1000, beat = null, retry = null, hiddenAt = null;
+  function send(obj) { if (socket && socket.readyState === 1) socket.send(JSON.stringify(obj)); }
+  function connect() {
+    clearTimeout(retry);
+    socket = new WebSocket(url);
+    socket.onopen = function () {
+      delay = 1000;
+      send({ type: "hello", revision: revision }); // what we hold: the server sends anything newer
+      beat = setInterval(function () { send({ type: "heartbeat" }); }, BEAT_MS);
+    };
+    socket.onmessage = function (msg) {
+      var data = JSON.parse(msg.data);
+      if (data.type === "chat") { refreshChat(); return; }
+      if (data.type === "state" && typeof data.now === "number") offset = Math.round(data.now * 1000) - Date.now();
+      if (typeof data.revision === "number" && data.revision > revision) refresh();
+      if (data.present && data.present.join(",") !== root.dataset.present) refresh();
+    };
+    socket.onclose = function (event) {
+      clearInterval(beat);
+      socket = null;
+      if (event.code === 4404) return;
+      retry = setTimeout(connect, delay + Math.random() * delay / 2);
+      delay = Math.min(delay * 2, 30000);
+    };
+  }
+  // Table talk changed: fetch the talk this reader may see (never while typing in it).
+  function refreshChat() {
+    var slot = document.getElementById("chat-slot");
+    if (!slot || !window.fetch || slot.contains(document.activeElement)) return;
+    fetch(slot.dataset.chat, { credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : null; })
+      .then(function (html) { if (html) slot.innerHTML = html; });
+  }
+  document.addEventListener("visibilitychange", function () {
+    if (document.hidden) { hiddenAt = Date.now(); return; }
+    var slept = hiddenAt !== null && Date.now() - hiddenAt > LONG_SLEEP_MS;
+    hiddenAt = null;
+    if (!socket) { delay = 1000; connect(); }
+    else send({ type: "hello", revision: revision });
+    if (slept) refresh(); // a phone that woke up: its socket may be a ghost
+  });
+  wanted();
+  tick();
+  if (window.WebSocket) connect();
+})();

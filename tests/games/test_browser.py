@@ -1,0 +1,202 @@
+"""A real Chromium (Debian's, driven by Playwright) at a live table served by Daphne over the
+test database and the Redis channel layer: another player's unrelated move changes the page
+in place, an open form survives it, and the clock ticks."""
+
+from __future__ import annotations
+
+import contextlib
+import copy
+import os
+import random
+import re
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import pytest
+from django.conf import settings
+from django.db import connection
+from django.test import Client
+
+from games import services
+from games.engines import registry
+from games.models import Game
+from tests.games.helpers import next_human_move, seat_users
+
+ROOT = Path(__file__).resolve().parents[2]
+CHROMIUM = "/usr/bin/chromium"
+DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
+
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@contextlib.contextmanager
+def daphne(log_path: Path) -> Iterator[str]:
+    """Daphne on a free loopback port against the test database and the test Redis."""
+    db = connection.settings_dict
+    port = _free_port()
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.test",
+        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}"
+        f":{db['PORT'] or 5432}/{db['NAME']}",
+        "REDIS_URL": settings.REDIS_URL,
+    }
+    with log_path.open("wb") as log:
+        proc = subprocess.Popen(
+            [*DAPHNE, "-p", str(port), "config.asgi:application"],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            assert proc.poll() is None, log_path.read_text()[-3000:]
+            with contextlib.suppress(OSError):
+                socket.create_connection(("127.0.0.1", port), 1).close()
+                break
+            time.sleep(0.2)
+        yield f"http://127.0.0.1:{port}"
+    finally:
+        # Daphne does not exit on SIGTERM with sync views in flight: SIGKILL after a grace.
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        try:
+            proc.wait(5)
+        except subprocess.TimeoutExpired:
+            os.killpg(proc.pid, signal.SIGKILL)
+            proc.wait(10)
+
+
+def in_thread(call):
+    def run():
+        try:
+            return call()
+        finally:
+            connection.close()
+
+    with ThreadPoolExecutor(1) as pool:
+        return pool.submit(run).result(30)
+
+
+def _cheats(engine, state, seat):
+    return [a for a in engine.legal_actions(state, seat) if a["type"] == "cheat"]
+
+
+def _unrelated_move(game: Game):
+    """(watcher seat, mover seat, move): the watcher may cheat and is not waited on; the move
+    leaves the watcher's cheat choices exactly as they are."""
+    engine = registry.get(game.engine, game.rules_version)
+    waiting = engine.waiting_for(game.state)
+    for watcher in range(game.seats_count):
+        if watcher in waiting.seats or not _cheats(engine, game.state, watcher):
+            continue
+        for mover in waiting.seats:
+            for move in engine.legal_actions(game.state, mover):
+                after, _events = engine.apply(copy.deepcopy(game.state), mover, move)
+                if _cheats(engine, after, watcher) == _cheats(engine, game.state, watcher):
+                    return watcher, mover, move
+    return None
+
+
+def test_an_open_form_survives_another_players_move_and_the_clock_ticks(
+    started, tmp_path, monkeypatch
+):
+    from playwright.sync_api import sync_playwright
+
+    # Playwright's sync API runs an event loop in this thread; the ORM calls here are plain
+    # blocking calls between browser steps.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    game = started("mogel-motte", pace="fast")
+    rng = random.Random(21)
+    users = seat_users(game)
+    found = _unrelated_move(game)
+    while found is None:
+        seat, action = next_human_move(game, rng)
+        services.act(users[seat], game.pk, game.version_for(seat), action)
+        game.refresh_from_db()
+        found = _unrelated_move(game)
+    watcher, mover, move = found
+    client = Client()
+    client.force_login(users[watcher])
+    session = client.cookies[settings.SESSION_COOKIE_NAME].value
+
+    with daphne(tmp_path / "daphne.log") as base, sync_playwright() as pw:
+        browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            context = browser.new_context()
+            context.add_cookies(
+                [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": base}]
+            )
+            page = context.new_page()
+            page.goto(f"{base}/games/{game.pk}/")
+            group = page.locator('[data-live="g-cheat"]')
+            group.locator("summary").click()
+            radios = group.locator('input[type="radio"]')
+            with_radio = radios.count() > 0
+            if with_radio:
+                radios.first.check()
+            page.evaluate(
+                """() => {
+                    window.__sameDocument = true;
+                    document.querySelector('[data-live="g-cheat"]').dataset.marker = "kept";
+                }"""
+            )
+            history_before = page.locator('[data-live="history"]').get_attribute("data-sig")
+
+            clock = page.locator("time.countdown")
+            first = clock.inner_text()
+            page.wait_for_timeout(1600)
+            second = clock.inner_text()
+            assert re.search(r"\d+:\d\d", first) and re.search(r"\d+:\d\d", second)
+            assert first != second  # it ticks, to the second
+
+            # Another thread: Playwright's event loop runs in this one, and the move's
+            # after-commit ping must be sent from outside a running loop.
+            in_thread(lambda: services.act(users[mover], game.pk, game.version_for(mover), move))
+            game.refresh_from_db()
+            page.wait_for_function(
+                "r => +document.getElementById('live-root').dataset.revision >= r",
+                arg=game.revision_for(watcher),
+                timeout=10000,
+            )
+            kept = page.evaluate(
+                """() => {
+                    const g = document.querySelector('[data-live="g-cheat"]');
+                    const radio = g.querySelector('input[type="radio"]');
+                    return {
+                        sameDocument: window.__sameDocument === true,
+                        marker: g.dataset.marker,
+                        open: g.querySelector("details").open,
+                        checked: radio ? radio.checked : null,
+                        version: document.getElementById("live-root").dataset.version,
+                        formVersions: [...g.querySelectorAll('input[name="version"]')]
+                            .map(i => i.value),
+                    };
+                }"""
+            )
+            history_after = page.locator('[data-live="history"]').get_attribute("data-sig")
+        finally:
+            browser.close()
+
+    assert kept["sameDocument"]  # no reload
+    assert kept["marker"] == "kept" and kept["open"]  # the very same open form
+    if with_radio:
+        assert kept["checked"] is True
+    assert kept["version"] == str(game.version_for(watcher))
+    assert set(kept["formVersions"]) == {str(game.version_for(watcher))}
+    assert history_after != history_before  # the move did arrive, in place
