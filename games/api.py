@@ -20,7 +20,7 @@ from ninja.security import APIKeyCookie, HttpBearer
 from pydantic import Field
 
 from games import selectors, services
-from games.errors import GameError, GameNotFound, StaleVersion
+from games.errors import GameError, GameNotFound, NotAllowed, StaleVersion
 from games.models import Game, Pace
 
 
@@ -155,7 +155,7 @@ WRITE_ERRORS = {**ERRORS, 409: Error}
 
 
 def _visible(request: HttpRequest, game_id: int) -> Game:
-    game = Game.objects.prefetch_related("seats__user").filter(pk=game_id).first()
+    game = selectors.game_with_seats(game_id)
     if game is None or not selectors.can_view(game, request.auth):
         raise GameNotFound()
     return game
@@ -217,10 +217,14 @@ def get_game(request: HttpRequest, game_id: int) -> Any:
     description="400 illegal action, 409 stale version (the body carries the current game).",
 )
 def post_action(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
-    _visible(request, game_id)
     request._fibbers_game_id = game_id  # type: ignore[attr-defined]
-    services.act(request.auth, game_id, body.version, body.action, body.key)
-    return selectors.game_payload(_visible(request, game_id), request.auth)
+    try:
+        result = services.act(request.auth, game_id, body.version, body.action, body.key)
+    except NotAllowed:
+        _visible(request, game_id)  # whoever may not see the table gets 404, not 403
+        raise
+    # The change read the game and its seats with the lock: the answer needs no other read.
+    return selectors.game_payload(selectors.with_seats(result.game, result.seats), request.auth)
 
 
 @api.get(

@@ -12,6 +12,26 @@ from games.engines.core import Event as EngineEvent
 from games.models import Event, Game, Invitation, Seat
 
 
+def with_seats(game: Game, seats: list[Seat]) -> Game:
+    """``game.seats.all()`` answers ``seats`` from now on, with no query (Django's own
+    prefetch cache: what ``prefetch_related("seats")`` would have stored)."""
+    for seat in seats:
+        seat.game = game
+    game._prefetched_objects_cache = {"seats": seats}  # type: ignore[attr-defined]
+    return game
+
+
+def game_with_seats(game_id: int) -> Game | None:
+    """A game with its seats and their players, in one query (the seats joined to the game)."""
+    seats = list(
+        Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("index")
+    )
+    if not seats:
+        game = Game.objects.filter(pk=game_id).first()
+        return None if game is None else with_seats(game, [])
+    return with_seats(seats[0].game, seats)
+
+
 def seat_of(game: Game, user: Any) -> Seat | None:
     if user is None or not user.is_authenticated:
         return None

@@ -27,6 +27,7 @@ from typing import Any
 
 from celery import current_app
 from django.db import transaction
+from django.db.models import Exists, OuterRef, Subquery
 from django.utils import timezone
 
 from games import broadcast, clock
@@ -73,8 +74,12 @@ def audience(seat: int | None, events: list[Any]) -> list[int] | None:
 
 
 class GameChange:
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, idempotency: tuple[Any, str] | None = None) -> None:
+        """``idempotency``: (actor, key) of a move; ``replayed`` then says whether that actor
+        already made a move with that key in this game (read with the lock, no extra query)."""
         self.game_id = game_id
+        self._idempotency = idempotency if idempotency and idempotency[1] else None
+        self.replayed = False
         self._atomic = transaction.atomic()
 
     # --- the unit of work ------------------------------------------------------------------
@@ -97,17 +102,61 @@ class GameChange:
                 raise
         return self._atomic.__exit__(exc_type, exc, tb)
 
+    def _locked_seats(self) -> list[Seat]:
+        """The game's seats with their players, the game row joined and locked, in one query
+        (with the idempotency check and the revision the statement's snapshot saw)."""
+        query = (
+            Seat.objects.filter(game_id=self.game_id)
+            .select_related("game", "user")
+            .select_for_update(no_key=True, of=("game",))
+            .annotate(
+                # every write of a GameChange steps the version or the revision
+                snapshot_revision=Subquery(
+                    Game.objects.filter(pk=OuterRef("game_id")).values("revision")[:1]
+                ),
+                snapshot_version=Subquery(
+                    Game.objects.filter(pk=OuterRef("game_id")).values("version")[:1]
+                ),
+            )
+            .order_by("index")
+        )
+        if self._idempotency is not None:
+            actor, key = self._idempotency
+            query = query.annotate(
+                replayed=Exists(
+                    Event.objects.filter(game_id=OuterRef("game_id"), actor=actor, key=key)
+                )
+            )
+        return list(query)
+
     def _lock(self) -> None:
-        try:
-            self.game: Game = Game.objects.select_for_update(no_key=True).get(pk=self.game_id)
-        except Game.DoesNotExist:
-            raise GameNotFound() from None
+        seats = self._locked_seats()
+        first: Any = seats[0] if seats else None
+        if first is not None and (first.game.revision, first.game.version) != (
+            first.snapshot_revision,
+            first.snapshot_version,
+        ):
+            # The lock was waited for: the joined seats (and the key check) come from the
+            # statement's snapshot, older than the game row it returned. Read them again,
+            # now under the lock.
+            seats = self._locked_seats()
+        if seats:
+            self.game: Game = seats[0].game
+            self.replayed = bool(getattr(seats[0], "replayed", False))
+            for seat in seats:
+                seat.game = self.game
+        else:  # a game without seats (or none at all)
+            try:
+                self.game = Game.objects.select_for_update(no_key=True).get(pk=self.game_id)
+            except Game.DoesNotExist:
+                raise GameNotFound() from None
+            if self._idempotency is not None:
+                actor, key = self._idempotency
+                self.replayed = Event.objects.filter(game=self.game, actor=actor, key=key).exists()
         game = self.game
         self.now: datetime = timezone.now()
         self.engine: Engine = registry.get(game.engine, game.rules_version)
-        self.seats: list[Seat] = list(
-            Seat.objects.filter(game=game).select_related("user").order_by("index")
-        )
+        self.seats: list[Seat] = seats
         self.state: State | None = game.state
         self.before: State | None = game.state
         self.waiting: Waiting | None = (

@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from accounts.models import Notification, User
-from accounts.notifications import notify
+from accounts.notifications import Notice, notify, notify_all
 from games.engines import registry
 from games.engines.core import Engine, State, Waiting
 from games.errors import GameError, NotActive, NotAllowed
@@ -53,6 +53,7 @@ def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
     result = game.result or {}
     names = [s.name for s in seats]
     winners = ", ".join(names[i] for i in result.get("winners", [])) or "—"
+    notices: list[Notice] = []
     for seat in (s for s in seats if s.user_id):
         won = seat.index in result.get("winners", [])
         text = (
@@ -60,13 +61,16 @@ def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
             if won
             else gettext_lazy("%(game)s #%(id)s is over: %(winners)s won.")
         )
-        notify(
-            seat.user,
-            Notification.Kind.GAME_FINISHED,
-            _say(seat.user, text, game=engine.name, id=game.pk, winners=winners),
-            _table(game),
-            game.pk,
+        notices.append(
+            Notice(
+                seat.user,
+                Notification.Kind.GAME_FINISHED,
+                _say(seat.user, text, game=engine.name, id=game.pk, winners=winners),
+                _table(game),
+                game.pk,
+            )
         )
+    notify_all(notices)
 
 
 def wait_opened(
@@ -81,6 +85,7 @@ def wait_opened(
     window change nothing anyone else receives. A player who moved in this very change is
     looking at the table and is not told."""
     humans = _humans(seats)
+    notices: list[Notice] = []
     for index in waiting.seats:
         seat = humans.get(index)
         if seat is None or index in movers or not engine.legal_actions(state, index):
@@ -92,7 +97,18 @@ def wait_opened(
             )
         else:
             kind, text = Notification.Kind.YOUR_TURN, gettext_lazy("Your turn in %(game)s #%(id)s.")
-        _notify_wait(seat.user, kind, _say(seat.user, text, game=engine.name, id=game.pk), game)
+        notices.append(
+            Notice(
+                seat.user,
+                kind,
+                _say(seat.user, text, game=engine.name, id=game.pk),
+                _table(game),
+                game.pk,
+                wait_seq=game.wait_seq,
+            )
+        )
+    # one statement for the whole table, older wait notices included (see _notify_wait)
+    notify_all(notices, supersede=(game.pk, WAIT_KINDS))
 
 
 def _notify_wait(user: User, kind: str, text: str, game: Game) -> None:
