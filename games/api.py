@@ -12,10 +12,12 @@ from __future__ import annotations
 
 from typing import Any
 
+import orjson
 from django.http import Http404, HttpRequest
-from ninja import NinjaAPI, Schema
+from ninja import NinjaAPI, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
-from ninja.responses import Status
+from ninja.renderers import JSONRenderer
+from ninja.responses import NinjaJSONEncoder, Status
 from ninja.security import APIKeyCookie, HttpBearer
 from pydantic import Field
 
@@ -32,6 +34,15 @@ class TokenAuth(HttpBearer):
         if user is not None:
             request.user = user
         return user
+
+
+class OrjsonRenderer(JSONRenderer):
+    """orjson: a move's answer carries a view and up to hundreds of legal actions; orjson
+    encodes them several times faster than the standard library. Anything orjson does not
+    know natively falls back to ninja's encoder (the stdlib one's ``default``)."""
+
+    def render(self, request: HttpRequest, data: Any, *, response_status: int) -> Any:
+        return orjson.dumps(data, default=NinjaJSONEncoder().default)
 
 
 class SessionAuth(APIKeyCookie):
@@ -51,6 +62,7 @@ api = NinjaAPI(
     urls_namespace="api",
     openapi_url="/openapi.json",
     docs_url="/docs",
+    renderer=OrjsonRenderer(),
 )
 
 
@@ -144,7 +156,10 @@ class GameOut(Schema):
 
 
 class EventsOut(Schema):
+    """One page of the log; ``next``: pass it as ``after`` for the next page (null: the end)."""
+
     events: list[dict[str, Any]] = Field(default_factory=list)
+    next: int | None = None
 
 
 # Statuses every operation may answer: bad input or text (400), no credentials (401), CSRF
@@ -230,7 +245,13 @@ def post_action(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
 @api.get(
     "/games/{game_id}/events",
     response={200: EventsOut, **ERRORS},
-    summary="The event log as the caller's seat may see it",
+    summary="The event log as the caller's seat may see it, a page at a time",
 )
-def get_events(request: HttpRequest, game_id: int, after: int = 0) -> Any:
-    return {"events": selectors.events_for(_visible(request, game_id), request.auth, after)}
+def get_events(
+    request: HttpRequest,
+    game_id: int,
+    after: int = 0,
+    limit: int = Query(selectors.EVENTS_PAGE, ge=1, le=selectors.EVENTS_PAGE_MAX),
+) -> Any:
+    events, cursor = selectors.events_page(_visible(request, game_id), request.auth, after, limit)
+    return {"events": events, "next": cursor}

@@ -74,6 +74,13 @@ class Game(models.Model):
     wait_seat = models.SmallIntegerField(null=True, blank=True)  # the seat on turn
     wait_opened_at = models.DateTimeField(null=True, blank=True)
     deadline_at = models.DateTimeField(null=True, blank=True)
+    # The seats the current wait still waits on, one bit each (seat i: 1 << i), so My games
+    # can list "your move" in SQL. Only ever compared with the viewer's own seat: who else
+    # still owes a secret answer is not shown.
+    wait_mask = models.PositiveIntegerField(default=0)
+    # When the current wait's 80 % reminder is due (set with its deadline; cleared once sent):
+    # the reminder sweep reads only the games due, through a partial index.
+    remind_at = models.DateTimeField(null=True, blank=True)
     # The sweeper's bookkeeping for a deadline that failed: retried with backoff, shown to staff.
     sweep_failures = models.PositiveSmallIntegerField(default=0)
     sweep_after = models.DateTimeField(null=True, blank=True)
@@ -91,6 +98,9 @@ class Game(models.Model):
                 fields=["deadline_at"], condition=Q(status="active"), name="game_active_deadline"
             ),
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
+            models.Index(
+                fields=["remind_at"], condition=Q(remind_at__isnull=False), name="game_remind_due"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -124,14 +134,17 @@ RECLAIMABLE = ("timeouts", "absent")
 
 
 class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # no index of its own: one_seat_per_index (game, index) serves every lookup by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField()
+    # no index of its own: seat_user_game (user, game) serves every lookup by player
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="seats",
+        db_index=False,
     )
     is_bot = models.BooleanField(default=False)
     # "filled", "timeouts", "absent" (may be taken back by the player), "admin", "banned"
@@ -180,7 +193,8 @@ class Event(models.Model):
         TIMEOUT = "timeout", _("timeout")
         ADMIN = "admin", _("admin")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    # no index of its own: one_event_per_seq (game, seq) serves every lookup by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.SmallIntegerField(null=True, blank=True)  # None: the system (a window's deadline)
     action = models.JSONField()

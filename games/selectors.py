@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet, Value
 
 from accounts.selectors import any_block_between, friends_of
 from games.engines import registry
@@ -101,19 +102,45 @@ def game_payload(game: Game, user: Any) -> dict[str, Any]:
     return body
 
 
+EVENTS_PAGE = 100
+EVENTS_PAGE_MAX = 500
+
+
+def events_page(
+    game: Game, user: Any, after: int = 0, limit: int = EVENTS_PAGE
+) -> tuple[list[dict[str, Any]], int | None]:
+    """One page of the log after ``after`` (one query on one_event_per_seq) and the cursor
+    of the next page (``after=`` that), or None at the end. A page holds at most ``limit``
+    rows of the log; the rows the seat may not see are left out, so it may hold fewer."""
+    limit = max(1, min(limit, EVENTS_PAGE_MAX))
+    rows = list(_event_rows(game, user, after)[: limit + 1])
+    more = len(rows) > limit
+    rows = rows[:limit]
+    return _entries(game, user, rows), (rows[-1].seq if more else None)
+
+
+def _event_rows(game: Game, user: Any, after: int) -> QuerySet[Event]:
+    query = Event.objects.filter(game=game, seq__gt=after)
+    if not game.is_over:
+        # A row a seat may not see is not there for it: no empty row, no time, no seq.
+        query = query.filter(seq__lte=game.version_for(viewer_seat_index(game, user)))
+    return query.order_by("seq")
+
+
 def events_for(
     game: Game, user: Any, after: int = 0, last: int | None = None
 ) -> list[dict[str, Any]]:
     """The log as the caller's seat may see it; everything once the game is over.
     ``last``: only the newest rows (the table page), read from the database as such."""
+    query = _event_rows(game, user, after)
+    selected = reversed(query.order_by("-seq")[:last]) if last else query
+    return _entries(game, user, selected)
+
+
+def _entries(game: Game, user: Any, selected: Any) -> list[dict[str, Any]]:
     seat = viewer_seat_index(game, user)
     reveal = game.is_over
     rows = []
-    query = Event.objects.filter(game=game, seq__gt=after)
-    if not reveal:
-        # A row a seat may not see is not there for it: no empty row, no time, no seq.
-        query = query.filter(seq__lte=game.version_for(seat))
-    selected = reversed(query.order_by("-seq")[:last]) if last else query.order_by("seq")
     for row in selected:
         if not reveal and row.audience is not None and seat not in row.audience:
             continue
@@ -138,28 +165,60 @@ def events_for(
     return rows
 
 
-def games_for_user(user: Any) -> QuerySet[Game]:
-    return (
-        Game.objects.filter(seats__user=user)
-        .distinct()
-        .select_related("created_by")
-        .prefetch_related("seats__user")
-        .order_by("-created_at")
+# My games: every list is one bounded query. They all start from the player's seats
+# (index seat_user_game: user, game) and reach each game by its key; "finished" walks that
+# index backwards (newest game first) and stops at a page, so a player with thousands of
+# games costs what a page costs.
+MY_GAMES_OPEN_LIMIT = 100  # games waiting on me / on others / gathering players, each
+MY_GAMES_FINISHED_PAGE = 20
+LIST_FIELDS = ("id", "engine", "status", "deadline_at", "created_at", "wait_mask")
+
+
+@dataclass
+class MyGames:
+    mine: list[Game]
+    others: list[Game]
+    lobby: list[Game]
+    finished: list[Game]
+    older: int | None  # the next page of finished games: ?before=<this id>
+
+
+def my_games(user: Any, before: int | None = None) -> MyGames:
+    own = Game.objects.filter(seats__user=user).only(*LIST_FIELDS)
+    # seat i of mine is waited on when bit i of wait_mask is set (Game.wait_mask)
+    waited = F("wait_mask").bitand(Value(1).bitleftshift(F("seats__index")))
+    active = own.filter(status=Game.Status.ACTIVE).alias(waited=waited)
+    mine = list(
+        active.filter(waited__gt=0).order_by(F("deadline_at").asc(nulls_last=True), "-id")[
+            :MY_GAMES_OPEN_LIMIT
+        ]
     )
+    others = list(active.filter(waited=0).order_by("-id")[:MY_GAMES_OPEN_LIMIT])
+    lobby = list(own.filter(status=Game.Status.LOBBY).order_by("-id")[:MY_GAMES_OPEN_LIMIT])
+    over = own.filter(status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
+    if before is not None:
+        over = over.filter(id__lt=before)
+    finished = list(over.order_by("-id")[: MY_GAMES_FINISHED_PAGE + 1])
+    older = None
+    if len(finished) > MY_GAMES_FINISHED_PAGE:
+        finished = finished[:MY_GAMES_FINISHED_PAGE]
+        older = finished[-1].pk
+    games = [*mine, *others, *lobby, *finished]
+    names: dict[int, list[str]] = {}
+    for seat in Seat.objects.filter(game_id__in=[g.pk for g in games]).select_related("user"):
+        names.setdefault(seat.game_id, []).append(seat.name)
+    for game in games:
+        game.player_names = ", ".join(names.get(game.pk, []))  # type: ignore[attr-defined]
+    return MyGames(mine, others, lobby, finished, older)
 
 
 def invitations_for(user: Any) -> QuerySet[Invitation]:
-    return Invitation.objects.filter(
-        to_user=user, status=Invitation.Status.PENDING, game__status=Game.Status.LOBBY
-    ).select_related("game", "from_user")
-
-
-def waiting_on(game: Game, seat: int | None) -> bool:
-    if game.state is None or seat is None or game.status != Game.Status.ACTIVE:
-        return False
-    engine = registry.get(game.engine, game.rules_version)
-    return seat in engine.waiting_for(game.state).seats and bool(
-        engine.legal_actions(game.state, seat)
+    return (
+        Invitation.objects.filter(
+            to_user=user, status=Invitation.Status.PENDING, game__status=Game.Status.LOBBY
+        )
+        .select_related("game", "from_user")
+        .defer("game__state", "game__result", "game__options")
     )
 
 

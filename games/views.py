@@ -32,25 +32,21 @@ def _visible_game(request: HttpRequest, game_id: int) -> Game:
 
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
-    mine, waiting_on_others, lobby, finished = [], [], [], []
-    for game in selectors.games_for_user(request.user):
-        game.player_names = ", ".join(s.name for s in game.seats.all())
-        seat = selectors.viewer_seat_index(game, request.user)
-        if game.status == Game.Status.ACTIVE:
-            (mine if selectors.waiting_on(game, seat) else waiting_on_others).append(game)
-        elif game.status == Game.Status.LOBBY:
-            lobby.append(game)
-        else:
-            finished.append(game)
-    mine.sort(key=lambda g: g.deadline_at or timezone.now())
+    try:
+        before = int(request.GET["before"]) if request.GET.get("before") else None
+    except ValueError:
+        before = None
+    games = selectors.my_games(request.user, before)
     return render(
         request,
         "games/my_games.html",
         {
-            "mine": mine,
-            "others": waiting_on_others,
-            "lobby": lobby,
-            "finished": finished[:30],
+            "mine": games.mine,
+            "others": games.others,
+            "lobby": games.lobby,
+            "finished": games.finished,
+            "older": games.older,
+            "before": before,
             "invitations": selectors.invitations_for(request.user),
             "engines": registry.ENGINES,
         },

@@ -298,12 +298,19 @@ class GameChange:
                 game.status = Game.Status.FINISHED
                 game.result = result
                 game.finished_at = self.now
-                game.deadline_at = None
+                game.deadline_at = game.remind_at = None
                 self._set_wait_fields(Waiting.nobody())
             else:
                 self._settle_deadline()
         elif game.status != Game.Status.ACTIVE:
             game.deadline_at = None
+            game.remind_at = None
+        # Who the wait still waits on changes with every answer inside a window, too.
+        game.wait_mask = (
+            sum(1 << s for s in self.waiting.seats)
+            if game.status == Game.Status.ACTIVE and self.waiting is not None
+            else 0
+        )
         updated = Game.objects.filter(
             pk=game.pk, revision=self._locked_revision, version=self._locked_version
         ).update(
@@ -318,6 +325,8 @@ class GameChange:
             finished_at=game.finished_at,
             seed=game.seed,
             deadline_at=game.deadline_at,
+            remind_at=game.remind_at,
+            wait_mask=game.wait_mask,
             wait_seq=game.wait_seq,
             wait_kind=game.wait_kind,
             wait_window=game.wait_window,
@@ -384,6 +393,9 @@ class GameChange:
             game.deadline_at = self._deadline  # type: ignore[assignment]
         elif self.wait_opened:
             game.deadline_at = self.deadline_of_current_wait(self.now)
+        if deadline_moved:
+            # the wait's reminder goes with its deadline (cleared by the sweep once sent)
+            game.remind_at = notify.reminder_time(game, self.waiting, game.deadline_at)
         if deadline_moved and game.deadline_at is not None:
             seconds = max(0.0, (game.deadline_at - self.now).total_seconds())
             if seconds <= FAST_PATH_SECONDS:

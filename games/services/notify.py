@@ -12,7 +12,6 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -183,22 +182,36 @@ def nudge(user: User, game_id: int) -> str:
     return seat.user.name
 
 
+def reminder_time(game: Game, waiting: Waiting | None, deadline: Any) -> Any:
+    """When the wait's reminder is due: at REMINDER_AT of its time before ``deadline``; None
+    for live-speed waits, waits without a deadline, or no wait."""
+    if deadline is None or waiting is None or waiting.kind not in ("turn", "window"):
+        return None
+    span = game.window_seconds if waiting.kind == "window" else game.move_seconds
+    if span < MIN_REMINDER_SECONDS:
+        return None
+    return deadline - timedelta(seconds=(1 - REMINDER_AT) * span)
+
+
+REMINDER_BATCH = 500
+
+
 def send_due_reminders(now: Any = None) -> int:
     """One reminder per wait at about 80% of its time, for the humans it still waits on.
-    The wait is a column, so one query finds the due games; each seat is claimed once."""
+    ``Game.remind_at`` (partial index game_remind_due) finds the due games; each seat is
+    claimed once, and the game's reminder time is cleared once sent."""
     now = now or timezone.now()
     sent = 0
-    due = (
-        Game.objects.filter(status=Game.Status.ACTIVE, wait_opened_at__isnull=False)
-        .filter(deadline_at__gt=now)
-        .filter(
-            Q(wait_kind="turn", move_seconds__gte=MIN_REMINDER_SECONDS)
-            | Q(wait_kind="window", window_seconds__gte=MIN_REMINDER_SECONDS)
-        )
-    )
-    for game in due.iterator():
-        span = game.window_seconds if game.wait_kind == "window" else game.move_seconds
-        if now < game.deadline_at - timedelta(seconds=(1 - REMINDER_AT) * span):
+    due = Game.objects.filter(remind_at__lte=now).order_by("remind_at")[:REMINDER_BATCH]
+    for game in due:
+        # cleared for the wait it was set for: a change since has set its own
+        Game.objects.filter(pk=game.pk, wait_seq=game.wait_seq).update(remind_at=None)
+        if (
+            game.status != Game.Status.ACTIVE
+            or game.deadline_at is None
+            or game.deadline_at <= now
+            or game.state is None
+        ):
             continue
         waiting = registry.get(game.engine, game.rules_version).waiting_for(game.state)
         with transaction.atomic():
