@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
 from django.db import connection, transaction
@@ -127,6 +128,29 @@ def notify_all(notices: list[Notice], supersede: tuple[int, Iterable[str]] | Non
         from accounts import tasks
 
         transaction.on_commit(lambda: [tasks.queue_notification_email(pk) for pk in pending])
+
+
+def prune(now: Any = None) -> int:
+    """Deletes notifications past their retention: read ones after
+    ``NOTIFICATION_RETENTION_DAYS``, any after ``NOTIFICATION_MAX_DAYS``. In batches (index
+    notification_created), each its own short statement, so the sweep never holds the table."""
+    now = now or timezone.now()
+    read_before = now - timedelta(days=settings.NOTIFICATION_RETENTION_DAYS)
+    any_before = now - timedelta(days=settings.NOTIFICATION_MAX_DAYS)
+    deleted = 0
+    for stale in (
+        Notification.objects.filter(created_at__lt=any_before),
+        Notification.objects.filter(created_at__lt=read_before, read_at__isnull=False),
+    ):
+        while True:
+            ids = list(stale.order_by("created_at").values_list("pk", flat=True)[:PRUNE_BATCH])
+            if not ids:
+                break
+            deleted += Notification.objects.filter(pk__in=ids).delete()[0]
+    return deleted
+
+
+PRUNE_BATCH = 5000
 
 
 # The games app says whether a notice's wait is still the game's current one (accounts does

@@ -24,7 +24,7 @@ from games.services import notify, vacation
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    game = selectors.game_with_seats(game_id)
     if game is None or not selectors.can_view(game, request.user):
         raise Http404(_("There is no such game, or you may not see it."))
     return game
@@ -120,7 +120,10 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
             and services.may_join(game, request.user),
             "is_creator": game.created_by_id == request.user.pk,
             "key": uuid.uuid4().hex,
-            "invitation": game.invitations.filter(to_user=request.user, status="pending").first(),
+            # only a table gathering players can have an open invitation
+            "invitation": game.invitations.filter(to_user=request.user, status="pending").first()
+            if game.status == Game.Status.LOBBY
+            else None,
             "nudge_target": selectors.nudge_target(game, seat),
             "my_seat": my_seat,
             "not_ready": services.not_ready(game, list(game.seats.all())),

@@ -115,3 +115,84 @@ def test_a_banned_players_cached_token_is_refused_at_once(started, admin_user):
     user_ban(admin_user, alice, "spam")
     assert client.get(f"/api/games/{game.pk}").status_code == 401
     assert Game.objects.filter(pk=game.pk).exists()
+
+
+def _page_queries(client: Client, url: str) -> list[str]:
+    client.get(url)  # the once-a-minute "last seen" write happens here, not below
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return _sql(captured)
+
+
+@pytest.mark.django_db
+def test_the_table_page_query_count(started):
+    game = started()
+    client = Client()
+    client.force_login(seat_users(game)[0])
+    sql = _page_queries(client, f"/games/{game.pk}/")
+    # session, player, the game with its seats and players, notices marked read, the log,
+    # the bell's unread count
+    assert len(sql) == 6, "\n".join(sql)
+
+
+@pytest.mark.django_db
+def test_a_page_of_my_games_query_count(started, alice, bob):
+    for _ in range(3):
+        started()
+    from games import services
+
+    services.game_create(alice, engine="imperador", seats=3, invite=["bob"])
+    client = Client()
+    client.force_login(alice)
+    sql = _page_queries(client, "/games/")
+    # session, player; your move, waiting on others, gathering players, finished; the
+    # players of every listed game; invitations; the bell's unread count
+    assert len(sql) == 9, "\n".join(sql)
+    page = client.get("/games/").content.decode()
+    assert page.count("</strong> #") == 4
+
+
+@pytest.mark.django_db
+def test_finished_games_come_a_page_at_a_time_newest_first(alice):
+    from games import selectors, services
+
+    ids = []
+    for _ in range(selectors.MY_GAMES_FINISHED_PAGE + 2):
+        game = services.game_create(alice, engine="imperador", seats=3)
+        services.game_cancel(alice, game.pk)
+        ids.append(game.pk)
+    first = selectors.my_games(alice)
+    assert [g.pk for g in first.finished] == ids[::-1][: selectors.MY_GAMES_FINISHED_PAGE]
+    assert first.older == first.finished[-1].pk
+    second = selectors.my_games(alice, before=first.older)
+    assert [g.pk for g in second.finished] == ids[:2][::-1]
+    assert second.older is None
+    client = Client()
+    client.force_login(alice)
+    page = client.get(f"/games/?before={first.older}").content.decode()
+    assert f"#{ids[0]}</a>" in page and f"#{ids[-1]}</a>" not in page
+
+
+@pytest.mark.django_db
+def test_your_move_follows_a_window_seat_by_seat(started):
+    """A reaction window waits on several seats: each is listed under "your move" until it
+    answered, and no longer after (wait_mask), without the others' answers showing."""
+    from games import selectors
+    from games.engines import registry
+
+    game = started("cockroach-poker-royal")
+    engine = registry.get(game.engine)
+    users = seat_users(game)
+    rng = random.Random(5)
+    from games import services
+
+    for _ in range(200):
+        game.refresh_from_db()
+        waiting = engine.waiting_for(game.state)
+        if game.status != Game.Status.ACTIVE:
+            break
+        for seat, user in users.items():
+            listed = {g.pk for g in selectors.my_games(user).mine}
+            assert (game.pk in listed) == (seat in waiting.seats), (seat, waiting)
+        seat, action = next_human_move(game, rng)
+        services.act(users[seat], game.pk, game.version_for(seat), action)
