@@ -18,7 +18,10 @@ def with_seats(game: Game, seats: list[Seat]) -> Game:
     prefetch cache: what ``prefetch_related("seats")`` would have stored)."""
     for seat in seats:
         seat.game = game
-    game._prefetched_objects_cache = {"seats": seats}  # type: ignore[attr-defined]
+    cached = Seat.objects.filter(game=game)  # never evaluated: its result is set here
+    cached._result_cache = seats  # type: ignore[attr-defined]
+    cached._prefetch_done = True  # type: ignore[attr-defined]
+    game._prefetched_objects_cache = {"seats": cached}  # type: ignore[attr-defined]
     return game
 
 
