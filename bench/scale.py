@@ -50,7 +50,7 @@ PASSWORD = "a-long-bench-password"
 
 def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("command", choices=["fill", "measure"])
+    parser.add_argument("command", choices=["fill", "measure", "explain"])
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--redis-url", default=api_moves.DEFAULT_REDIS_URL)
     parser.add_argument("--games", type=int, default=1_000_000)
@@ -327,7 +327,7 @@ def explain_my_games(user: Any) -> list[dict[str, Any]]:
     from django.test import Client as DjangoClient
     from django.test.utils import CaptureQueriesContext
 
-    client = DjangoClient()
+    client = DjangoClient(SERVER_NAME="127.0.0.1")  # an allowed host
     client.force_login(user)
     with CaptureQueriesContext(connection) as captured:
         assert client.get("/games/").status_code == 200
@@ -533,6 +533,10 @@ def main(argv: list[str] | None = None) -> int:
     setup_django(args)
     if args.command == "fill":
         fill(args)
+    elif args.command == "explain":
+        for plan in explain_my_games(busiest_player()):
+            print("-- " + plan["sql"])
+            print("\n".join(plan["plan"]))
     else:
         measure(args)
     return 0

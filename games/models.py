@@ -178,10 +178,16 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
-        if self.is_bot and self.user is None:
-            return f"Bot {self.index + 1}"
-        name = self.user.name if self.user else f"Seat {self.index + 1}"
-        return f"{name} (bot)" if self.is_bot else name
+        return self.label(self.index, self.is_bot, self.user.name if self.user else None)
+
+    @staticmethod
+    def label(index: int, is_bot: bool, player: str | None) -> str:
+        """A seat's name from its index, whether the bot plays it and its player's name (lists
+        that read only these columns use it without loading the players)."""
+        if is_bot and player is None:
+            return f"Bot {index + 1}"
+        name = player if player is not None else f"Seat {index + 1}"
+        return f"{name} (bot)" if is_bot else name
 
 
 class Event(models.Model):

@@ -188,16 +188,20 @@ class MyGames:
 
 def my_games(user: Any, before: int | None = None) -> MyGames:
     own = Game.objects.filter(seats__user=user).only(*LIST_FIELDS)
-    # seat i of mine is waited on when bit i of wait_mask is set (Game.wait_mask)
+    # One query for the open games (in play or gathering players: a player has few), split
+    # below; seat i of mine is waited on when bit i of wait_mask is set (Game.wait_mask).
     waited = F("wait_mask").bitand(Value(1).bitleftshift(F("seats__index")))
-    active = own.filter(status=Game.Status.ACTIVE).alias(waited=waited)
-    mine = list(
-        active.filter(waited__gt=0).order_by(F("deadline_at").asc(nulls_last=True), "-id")[
-            :MY_GAMES_OPEN_LIMIT
-        ]
+    open_games = list(
+        own.filter(status__in=[Game.Status.ACTIVE, Game.Status.LOBBY])
+        .annotate(waited=waited)
+        .order_by("-id")[: 3 * MY_GAMES_OPEN_LIMIT]
     )
-    others = list(active.filter(waited=0).order_by("-id")[:MY_GAMES_OPEN_LIMIT])
-    lobby = list(own.filter(status=Game.Status.LOBBY).order_by("-id")[:MY_GAMES_OPEN_LIMIT])
+    active = [g for g in open_games if g.status == Game.Status.ACTIVE]
+    mine = [g for g in active if g.waited][:MY_GAMES_OPEN_LIMIT]  # type: ignore[attr-defined]
+    # the most urgent first (no deadline: last), newest first among equals
+    mine.sort(key=lambda g: (g.deadline_at is None, g.deadline_at or 0, -g.pk))
+    others = [g for g in active if not g.waited][:MY_GAMES_OPEN_LIMIT]  # type: ignore[attr-defined]
+    lobby = [g for g in open_games if g.status == Game.Status.LOBBY][:MY_GAMES_OPEN_LIMIT]
     over = own.filter(status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
     if before is not None:
         over = over.filter(id__lt=before)
@@ -208,8 +212,14 @@ def my_games(user: Any, before: int | None = None) -> MyGames:
         older = finished[-1].pk
     games = [*mine, *others, *lobby, *finished]
     names: dict[int, list[str]] = {}
-    for seat in Seat.objects.filter(game_id__in=[g.pk for g in games]).select_related("user"):
-        names.setdefault(seat.game_id, []).append(seat.name)
+    seats = (
+        Seat.objects.filter(game_id__in=[g.pk for g in games])
+        .order_by("game_id", "index")
+        .values_list("game_id", "index", "is_bot", "user__display_name", "user__username")
+    )
+    for game_id, index, is_bot, display_name, username in seats:
+        player = (display_name or username) if username is not None else None
+        names.setdefault(game_id, []).append(Seat.label(index, is_bot, player))
     for game in games:
         game.player_names = ", ".join(names.get(game.pk, []))  # type: ignore[attr-defined]
     return MyGames(mine, others, lobby, finished, older)
