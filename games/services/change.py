@@ -27,7 +27,7 @@ from typing import Any
 
 from celery import current_app
 from django.db import transaction
-from django.db.models import Exists, OuterRef, Subquery
+from django.db.models import Exists, Subquery
 from django.utils import timezone
 
 from games import broadcast, clock
@@ -112,10 +112,10 @@ class GameChange:
             .annotate(
                 # every write of a GameChange steps the version or the revision
                 snapshot_revision=Subquery(
-                    Game.objects.filter(pk=OuterRef("game_id")).values("revision")[:1]
+                    Game.objects.filter(pk=self.game_id).values("revision")[:1]
                 ),
                 snapshot_version=Subquery(
-                    Game.objects.filter(pk=OuterRef("game_id")).values("version")[:1]
+                    Game.objects.filter(pk=self.game_id).values("version")[:1]
                 ),
             )
             .order_by("index")
@@ -123,9 +123,8 @@ class GameChange:
         if self._idempotency is not None:
             actor, key = self._idempotency
             query = query.annotate(
-                replayed=Exists(
-                    Event.objects.filter(game_id=OuterRef("game_id"), actor=actor, key=key)
-                )
+                # uncorrelated: computed once for the statement, not per seat row
+                replayed=Exists(Event.objects.filter(game_id=self.game_id, actor=actor, key=key))
             )
         return list(query)
 
