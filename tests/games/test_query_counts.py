@@ -18,6 +18,13 @@ from games.models import Event, Game
 from tests.games.helpers import next_human_move, seat_users
 
 
+@pytest.fixture(autouse=True)
+def _own_cache(settings):
+    """A cache of this process only: parallel test workers flush the shared Redis between
+    tests (tests/conftest.py), which would drop a cached token in the middle of a count."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
 def _sql(captured: CaptureQueriesContext) -> list[str]:
     return [q["sql"] for q in captured.captured_queries]
 
