@@ -366,10 +366,20 @@ def sizes() -> list[dict[str, Any]]:
         ]
 
 
+def bench_token(user: Any) -> str:
+    """A fresh API token; the bench's earlier ones are revoked (a player may hold ten)."""
+    from accounts.models import ApiToken
+    from accounts.services import api_token_create, api_token_revoke
+
+    for old in ApiToken.objects.filter(user=user, name="scale bench", revoked_at=None):
+        api_token_revoke(user, old)
+    return api_token_create(user, "scale bench")[1]
+
+
 def move_fixture(user: Any) -> tuple[int, dict[str, int], dict[int, str]]:
     """A fresh three-seat game of the busiest player's, with two friends; tokens per seat."""
     from accounts.models import Friendship, User
-    from accounts.services import api_token_create, friendship_create
+    from accounts.services import friendship_create
     from games import services
 
     others = list(User.objects.filter(username__startswith="scale").exclude(pk=user.pk)[:2])
@@ -381,7 +391,7 @@ def move_fixture(user: Any) -> tuple[int, dict[str, int], dict[int, str]]:
             user_low=min(a.pk, b.pk), user_high=max(a.pk, b.pk)
         ).exists():
             friendship_create(a, b)
-    tokens = {u.username: api_token_create(u, "scale bench")[1] for u in (user, *others)}
+    tokens = {u.username: bench_token(u) for u in (user, *others)}
     game = services.game_create(
         user,
         engine="cockroach-poker-royal",
@@ -441,14 +451,19 @@ def time_moves(base_url: str, user: Any, n: int) -> dict[str, Any]:
 def measure(args: argparse.Namespace) -> None:
     from django.test import Client as DjangoClient
 
-    from accounts.services import api_token_create
+    from accounts.models import ApiToken
     from games.models import Event, Game
 
     user = busiest_player()
     mine = Game.objects.filter(seats__user=user)
-    active = mine.filter(status=Game.Status.ACTIVE).order_by("-pk").first()
+    # a game of the filled data, not one an earlier measure made for its moves
+    first_run = (
+        ApiToken.objects.filter(user=user, name="scale bench").order_by("created_at").first()
+    )
+    filled = mine if first_run is None else mine.filter(created_at__lt=first_run.created_at)
+    active = filled.filter(status=Game.Status.ACTIVE).order_by("-pk").first()
     longest = (
-        mine.filter(status=Game.Status.ACTIVE).order_by("-version").first() if active else None
+        filled.filter(status=Game.Status.ACTIVE).order_by("-version").first() if active else None
     )
     print(
         json.dumps(
@@ -465,7 +480,7 @@ def measure(args: argparse.Namespace) -> None:
     session = DjangoClient()
     session.force_login(user)
     cookie = f"sessionid={session.cookies['sessionid'].value}"
-    token = api_token_create(user, "scale bench")[1]
+    token = bench_token(user)
     proc = None
     with tempfile.TemporaryDirectory(prefix="fibbers-scale-") as tmp:
         log_path = Path(tmp) / "server.log"
