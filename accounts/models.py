@@ -311,8 +311,12 @@ class Notification(models.Model):
         SKIPPED = "skipped", _("skipped")
         DIGEST = "digest", _("in the daily digest")
 
+    # no index of its own: notification_unread (user, read_at) serves every lookup by player
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notifications"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="notifications",
+        db_index=False,
     )
     kind = models.CharField(max_length=20, choices=Kind.choices)
     game_id = models.BigIntegerField(null=True, blank=True)
@@ -332,6 +336,8 @@ class Notification(models.Model):
             models.Index(fields=["user", "read_at"], name="notification_unread"),
             models.Index(fields=["user", "game_id", "emailed_at"], name="notification_game_email"),
             models.Index(fields=["email", "created_at"], name="notification_email_queue"),
+            # the retention sweep (accounts.tasks.prune_notifications) deletes the oldest
+            models.Index(fields=["created_at"], name="notification_created"),
         ]
 
     def __str__(self) -> str:

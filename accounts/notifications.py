@@ -9,12 +9,15 @@ Texts carry names and game titles only: never a card.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from datetime import timedelta
+from typing import Any
 
+from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import EmailPreference, Notification, User, online_key
@@ -56,12 +59,106 @@ def notify(
     return note
 
 
+@dataclass
+class Notice:
+    """One notification to store (see ``notify_all``)."""
+
+    user: User
+    kind: str
+    text: str
+    url: str = ""
+    game_id: int | None = None
+    wait_seq: int | None = None
+
+
+def notify_all(notices: list[Notice], supersede: tuple[int, Iterable[str]] | None = None) -> None:
+    """Stores several notifications in one statement (a move tells its table at once).
+
+    ``supersede`` = (game id, kinds): each recipient's older unread notifications of those
+    kinds about that game are marked read by the same statement (the bell shows one notice
+    per game's wait). On PostgreSQL that is one round trip: an ``UPDATE`` in a ``WITH`` next
+    to the ``INSERT``; both see the same snapshot, so the new rows are not marked read."""
+    if not notices:
+        return
+    now = timezone.now()
+    notes = [
+        Notification(
+            user=n.user,
+            kind=n.kind,
+            text=n.text[:300],
+            url=n.url,
+            game_id=n.game_id,
+            wait_seq=n.wait_seq,
+            created_at=now,
+            email=Notification.Email.PENDING if n.kind in EMAIL_KINDS else Notification.Email.NONE,
+        )
+        for n in notices
+    ]
+    if supersede is not None and connection.vendor == "postgresql":
+        game_id, kinds = supersede
+        table = Notification._meta.db_table
+        columns = ("user_id", "kind", "text", "url", "game_id", "wait_seq", "created_at", "email")
+        rows = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ", NULL, NULL)"] * len(notes))
+        params: list[Any] = [now, [n.user_id for n in notes], game_id, list(kinds)]
+        for note in notes:
+            params.extend(getattr(note, column) for column in columns)
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"WITH superseded AS (UPDATE {table} SET read_at = %s"
+                " WHERE user_id = ANY(%s) AND game_id = %s AND kind = ANY(%s)"
+                " AND read_at IS NULL)"
+                f" INSERT INTO {table} ({', '.join(columns)}, read_at, emailed_at)"
+                f" VALUES {rows} RETURNING id",
+                params,
+            )
+            for note, (pk,) in zip(notes, cursor.fetchall(), strict=True):
+                note.pk = note.id = pk
+    else:
+        if supersede is not None:
+            game_id, kinds = supersede
+            Notification.objects.filter(
+                user_id__in=[n.user_id for n in notes],
+                game_id=game_id,
+                kind__in=list(kinds),
+                read_at__isnull=True,
+            ).update(read_at=now)
+        Notification.objects.bulk_create(notes)
+    pending = [n.pk for n in notes if n.email == Notification.Email.PENDING]
+    if pending:
+        from accounts import tasks
+
+        transaction.on_commit(lambda: [tasks.queue_notification_email(pk) for pk in pending])
+
+
+def prune(now: Any = None) -> int:
+    """Deletes notifications past their retention: read ones after
+    ``NOTIFICATION_RETENTION_DAYS``, any after ``NOTIFICATION_MAX_DAYS``. In batches (index
+    notification_created), each its own short statement, so the sweep never holds the table."""
+    now = now or timezone.now()
+    read_before = now - timedelta(days=settings.NOTIFICATION_RETENTION_DAYS)
+    any_before = now - timedelta(days=settings.NOTIFICATION_MAX_DAYS)
+    deleted = 0
+    for stale in (
+        Notification.objects.filter(created_at__lt=any_before),
+        Notification.objects.filter(created_at__lt=read_before, read_at__isnull=False),
+    ):
+        while True:
+            ids = list(stale.order_by("created_at").values_list("pk", flat=True)[:PRUNE_BATCH])
+            if not ids:
+                break
+            deleted += Notification.objects.filter(pk__in=ids).delete()[0]
+    return deleted
+
+
+PRUNE_BATCH = 5000
+
+
 # The games app says whether a notice's wait is still the game's current one (accounts does
 # not import games: the games app registers the check when it is ready).
-_wait_is_current: Callable[[int, int], bool] = lambda game_id, wait_seq: True  # noqa: E731
+_wait_is_current: Callable[[int, int, int], bool] = lambda game_id, wait_seq, user_id: True  # noqa: E731
 
 
-def register_wait_check(check: Callable[[int, int], bool]) -> None:
+def register_wait_check(check: Callable[[int, int, int], bool]) -> None:
     global _wait_is_current
     _wait_is_current = check
 
@@ -133,7 +230,7 @@ def email_decision(note: Notification) -> str:
     if (
         note.game_id is not None
         and note.wait_seq is not None
-        and not _wait_is_current(note.game_id, note.wait_seq)
+        and not _wait_is_current(note.game_id, note.wait_seq, note.user_id)
     ):
         return "skip"  # the wait it was about is over: the email would only mislead
     if user.email_preference == EmailPreference.DIGEST:

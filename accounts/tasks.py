@@ -136,3 +136,9 @@ def send_daily_digests(now: datetime | None = None) -> int:
                 email=Notification.Email.SENT, emailed_at=timezone.now()
             )
     return sent
+
+
+@shared_task(acks_late=True, ignore_result=True, soft_time_limit=300, time_limit=330)
+def prune_notifications() -> int:
+    """Beat, daily, on the deadlines queue (config.settings): old notifications go."""
+    return notifications.prune()

@@ -2,14 +2,29 @@
 
 Only the SHA-256 digest of a token is stored, so a database leak reveals no usable token.
 Tokens are 32 random bytes, so looking the digest up directly is safe against guessing.
+
+A resolved token is kept in the shared cache (keyed by its digest, never the token) for
+``CACHE_SECONDS``: an API move then costs no SQL to authenticate. Revoking a token, banning or
+unbanning a player, and any save of the player's row drop the entry at once (``forget``), so a
+revoked token or a banned player is refused on the next request, in every process.
 """
 
 from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+from django.core.cache import cache
 
 from accounts import services
 from accounts.models import ApiToken, User
 
 MAX_TOKEN_LENGTH = 200
+CACHE_SECONDS = 300
+
+
+def _key(digest: str) -> str:
+    return f"apitoken:{digest}"
 
 
 def user_for_token(raw: str) -> User | None:
@@ -19,18 +34,46 @@ def user_for_token(raw: str) -> User | None:
     raw = raw.strip()
     if not raw or len(raw) > MAX_TOKEN_LENGTH:
         return None
-    token = (
-        ApiToken.objects.select_related("user")
-        .filter(digest=ApiToken.hash(raw), revoked_at__isnull=True)
-        .first()
-    )
+    digest = ApiToken.hash(raw)
+    try:
+        token: Any = cache.get(_key(digest))
+    except Exception:  # the cache is down: the database still knows
+        token = None
     if token is None:
-        return None
+        token = (
+            ApiToken.objects.select_related("user")
+            .filter(digest=digest, revoked_at__isnull=True)
+            .first()
+        )
+        if token is None:
+            return None
+        _remember(token)
     user = token.user
     if not user.is_active or user.banned_at is not None:
         return None
+    before = token.last_used_at
     services.api_token_touch(token)
+    if token.last_used_at != before:
+        _remember(token)  # the cached copy carries the use, so the next minute writes nothing
     return user
+
+
+def _remember(token: ApiToken) -> None:
+    # no cache: every request reads the token row, as before
+    with contextlib.suppress(Exception):
+        cache.set(_key(token.digest), token, CACHE_SECONDS)
+
+
+def forget(digests: list[str]) -> None:
+    """Drops cached tokens (revoked, or their owner changed); called after commit."""
+    if digests:
+        # a cache that is down: the entry expires within CACHE_SECONDS
+        with contextlib.suppress(Exception):
+            cache.delete_many([_key(d) for d in digests])
+
+
+def forget_user(user_id: int) -> None:
+    forget(list(ApiToken.objects.filter(user_id=user_id).values_list("digest", flat=True)))
 
 
 def token_from_authorization(header: str | None) -> str | None:

@@ -18,6 +18,7 @@ phase's requests; the moves phase's GETs are reported as "reads". See bench/READ
 from __future__ import annotations
 
 import argparse
+import contextlib
 import http.client
 import json
 import math
@@ -45,6 +46,10 @@ MAX_SECONDS = 300
 SEATS = 3
 SERVER_START_SECONDS = 60
 REQUEST_TIMEOUT = 30
+SERVERS = {"daphne", "gunicorn", "uvicorn"}
+# All clients share one loopback address and few tokens: the request guard's per-minute limits
+# (config/guard.py) would answer most of the floor's requests 429 and measure nothing.
+UNTHROTTLED = {"LIMIT_WRITES_PER_MINUTE": "10000000", "LIMIT_IP_PER_MINUTE": "10000000"}
 STOP = threading.Event()  # set on the way out: clients finish their request and stop
 
 
@@ -57,7 +62,16 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per phase")
     parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds per phase")
     parser.add_argument("--engine", default="cockroach-poker-royal")
-    parser.add_argument("--url", help="a running server (loopback) instead of starting Daphne")
+    parser.add_argument("--url", help="a running server (loopback) instead of starting one")
+    parser.add_argument(
+        "--server",
+        choices=sorted(SERVERS),
+        default="daphne",
+        help="daphne: one ASGI process (make run's shape); gunicorn: pre-fork WSGI (production "
+        "HTTP); uvicorn: ASGI with --workers processes",
+    )
+    parser.add_argument("--workers", type=int, default=2, help="gunicorn/uvicorn processes")
+    parser.add_argument("--threads", type=int, default=4, help="gunicorn threads per process")
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="'' for no Redis")
     parser.add_argument("--seed", type=int, default=None, help="seed for the clients' choices")
@@ -203,11 +217,43 @@ def start_server(args: argparse.Namespace, base_env: dict[str, str], log_path: P
         DEBUG="false",  # DEBUG keeps every query in memory
         LOG_LEVEL="WARNING",
     )
+    env.update(UNTHROTTLED)
     env.pop("DB_POOL", None)  # the pool is on, as in production
     log = log_path.open("wb")
-    cmd = [sys.executable, "-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0"]
+    bind = f"127.0.0.1:{port}"
+    cmd = {
+        "daphne": ["-m", "daphne", "-b", "127.0.0.1", "-p", str(port), "-v", "0"],
+        "gunicorn": [
+            "-m",
+            "gunicorn",
+            "-b",
+            bind,
+            "-w",
+            str(args.workers),
+            "--threads",
+            str(args.threads),
+            "--log-level",
+            "warning",
+            "config.wsgi:application",
+        ],
+        "uvicorn": [
+            "-m",
+            "uvicorn",
+            "--host",
+            "127.0.0.1",
+            "--port",
+            str(port),
+            "--workers",
+            str(args.workers),
+            "--log-level",
+            "warning",
+            "--no-access-log",
+        ],
+    }[args.server]
+    if args.server != "gunicorn":
+        cmd.append("config.asgi:application")
     proc = subprocess.Popen(
-        [*cmd, "config.asgi:application"],
+        [sys.executable, *cmd],
         cwd=ROOT,
         env=env,
         stdout=log,
@@ -223,11 +269,14 @@ def stop_server(proc: subprocess.Popen | None) -> None:
     in flight (their sync threads wait on the stopped event loop and block interpreter exit)."""
     if proc is None or proc.poll() is not None:
         return
-    proc.terminate()
+    # the server runs in its own session: its worker processes go with it
+    with contextlib.suppress(ProcessLookupError):
+        os.killpg(proc.pid, signal.SIGTERM)
     try:
         proc.wait(timeout=5)
     except subprocess.TimeoutExpired:
-        proc.kill()
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGKILL)
         proc.wait(timeout=10)
 
 
@@ -574,7 +623,12 @@ def main(argv: list[str] | None = None) -> int:
             else:
                 proc, base_url = start_server(args, base_env, log_path)
                 wait_ready(base_url, fixtures.floor_game_ids[0], proc, log_path, args.database_url)
-            server = args.url or "daphne (1 process) on " + base_url
+            shape = {
+                "daphne": "daphne (1 process)",
+                "gunicorn": f"gunicorn ({args.workers} workers x {args.threads} threads, WSGI)",
+                "uvicorn": f"uvicorn ({args.workers} workers, ASGI)",
+            }[args.server]
+            server = args.url or f"{shape} on {base_url}"
             print(
                 json.dumps(
                     {
@@ -609,6 +663,7 @@ def main(argv: list[str] | None = None) -> int:
                         ),
                         "p50_moves_over_floor": ratio(moves["p50_ms"], floor["p50_ms"]),
                         "p95_moves_over_floor": ratio(moves["p95_ms"], floor["p95_ms"]),
+                        "read_p50_over_floor_p50": ratio(moves["read_p50_ms"], floor["p50_ms"]),
                     }
                 ),
                 flush=True,

@@ -91,6 +91,13 @@ class Game(models.Model):
     wait_seat = models.SmallIntegerField(null=True, blank=True)  # the seat on turn
     wait_opened_at = models.DateTimeField(null=True, blank=True)
     deadline_at = models.DateTimeField(null=True, blank=True)
+    # The seats the current wait still waits on, one bit each (seat i: 1 << i), so My games
+    # can list "your move" in SQL. Only ever compared with the viewer's own seat: who else
+    # still owes a secret answer is not shown.
+    wait_mask = models.PositiveIntegerField(default=0)
+    # When the current wait's 80 % reminder is due (set with its deadline; cleared once sent):
+    # the reminder sweep reads only the games due, through a partial index.
+    remind_at = models.DateTimeField(null=True, blank=True)
     # The sweeper's bookkeeping for a deadline that failed: retried with backoff, shown to staff.
     sweep_failures = models.PositiveSmallIntegerField(default=0)
     sweep_after = models.DateTimeField(null=True, blank=True)
@@ -112,6 +119,9 @@ class Game(models.Model):
                 fields=["deadline_at"], condition=Q(status="active"), name="game_active_deadline"
             ),
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
+            models.Index(
+                fields=["remind_at"], condition=Q(remind_at__isnull=False), name="game_remind_due"
+            ),
         ]
 
     def __str__(self) -> str:
@@ -145,14 +155,17 @@ RECLAIMABLE = ("timeouts", "absent")
 
 
 class Seat(models.Model):
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats")
+    # no index of its own: one_seat_per_index (game, index) serves every lookup by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField()
+    # no index of its own: seat_user_game (user, game) serves every lookup by player
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.PROTECT,
         null=True,
         blank=True,
         related_name="seats",
+        db_index=False,
     )
     is_bot = models.BooleanField(default=False)
     # "filled", "timeouts", "absent" (may be taken back by the player), "admin", "banned"
@@ -186,10 +199,16 @@ class Seat(models.Model):
 
     @property
     def name(self) -> str:
-        if self.is_bot and self.user is None:
-            return f"Bot {self.index + 1}"
-        name = self.user.name if self.user else f"Seat {self.index + 1}"
-        return f"{name} (bot)" if self.is_bot else name
+        return self.label(self.index, self.is_bot, self.user.name if self.user else None)
+
+    @staticmethod
+    def label(index: int, is_bot: bool, player: str | None) -> str:
+        """A seat's name from its index, whether the bot plays it and its player's name (lists
+        that read only these columns use it without loading the players)."""
+        if is_bot and player is None:
+            return f"Bot {index + 1}"
+        name = player if player is not None else f"Seat {index + 1}"
+        return f"{name} (bot)" if is_bot else name
 
 
 class Event(models.Model):
@@ -201,7 +220,8 @@ class Event(models.Model):
         TIMEOUT = "timeout", _("timeout")
         ADMIN = "admin", _("admin")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events")
+    # no index of its own: one_event_per_seq (game, seq) serves every lookup by game
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.SmallIntegerField(null=True, blank=True)  # None: the system (a window's deadline)
     action = models.JSONField()

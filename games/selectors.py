@@ -3,15 +3,39 @@
 from __future__ import annotations
 
 import hashlib
+from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import QuerySet
+from django.db.models import F, QuerySet, Value
 
 from accounts.notifications import present_users
 from accounts.selectors import any_block_between, friends_of
 from games.engines import registry
 from games.engines.core import Event as EngineEvent
 from games.models import Event, Game, Invitation, Seat
+
+
+def with_seats(game: Game, seats: list[Seat]) -> Game:
+    """``game.seats.all()`` answers ``seats`` from now on, with no query (Django's own
+    prefetch cache: what ``prefetch_related("seats")`` would have stored)."""
+    for seat in seats:
+        seat.game = game
+    cached = Seat.objects.filter(game=game)  # never evaluated: its result is set here
+    cached._result_cache = seats  # type: ignore[attr-defined]
+    cached._prefetch_done = True  # type: ignore[attr-defined]
+    game._prefetched_objects_cache = {"seats": cached}  # type: ignore[attr-defined]
+    return game
+
+
+def game_with_seats(game_id: int) -> Game | None:
+    """A game with its seats and their players, in one query (the seats joined to the game)."""
+    seats = list(
+        Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("index")
+    )
+    if not seats:
+        game = Game.objects.filter(pk=game_id).first()
+        return None if game is None else with_seats(game, [])
+    return with_seats(seats[0].game, seats)
 
 
 def seat_of(game: Game, user: Any) -> Seat | None:
@@ -116,30 +140,58 @@ def game_payload(game: Game, user: Any) -> dict[str, Any]:
     return body
 
 
+EVENTS_PAGE = 100
+EVENTS_PAGE_MAX = 500
+
+
+def events_page(
+    game: Game, user: Any, after: int = 0, limit: int = EVENTS_PAGE
+) -> tuple[list[dict[str, Any]], int | None]:
+    """One page of the log after ``after`` and the cursor of the next page (``after=`` that),
+    or None at the end. Rows are numbered as ``events_for`` numbers them."""
+    limit = max(1, min(limit, EVENTS_PAGE_MAX))
+    numbered = _numbered_rows(game, user, after, limit + 1)
+    more = len(numbered) > limit
+    numbered = numbered[:limit]
+    return _entries(game, user, numbered), (numbered[-1][0] if more else None)
+
+
+def _numbered_rows(
+    game: Game, user: Any, after: int, limit: int | None = None, last: int | None = None
+) -> list[tuple[int, Event]]:
+    """The rows after ``after`` with the number this viewer knows them by. Once the game is
+    over that is the log's own seq; while it runs, rows are numbered per seat — the n-th row
+    this seat can see — so a secret answer by another seat leaves no gap in its numbers."""
+    if game.is_over:
+        query = Event.objects.filter(game=game, seq__gt=after)
+        if last:
+            return [(r.seq, r) for r in reversed(query.order_by("-seq")[:last])]
+        rows = query.order_by("seq")
+        return [(r.seq, r) for r in (rows[:limit] if limit else rows)]
+    seat = viewer_seat_index(game, user)
+    seen = [
+        row
+        for row in Event.objects.filter(game=game).order_by("seq")
+        if row.audience is None or seat in row.audience
+    ]
+    numbered = [(n, row) for n, row in enumerate(seen, 1) if n > after]
+    if last:
+        return numbered[-last:]
+    return numbered[:limit] if limit else numbered
+
+
 def events_for(
     game: Game, user: Any, after: int = 0, last: int | None = None
 ) -> list[dict[str, Any]]:
     """The log as the caller's seat may see it; everything once the game is over.
+    ``last``: only the newest rows (the table page)."""
+    return _entries(game, user, _numbered_rows(game, user, after, last=last))
 
-    While the game runs, rows are numbered per seat: ``seq`` counts the rows this seat can
-    see (and ``after`` takes that number), so a secret answer by another seat leaves no gap in
-    anyone else's numbers. ``last``: only the newest rows (the table page)."""
+
+def _entries(game: Game, user: Any, numbered: list[tuple[int, Event]]) -> list[dict[str, Any]]:
     seat = viewer_seat_index(game, user)
     reveal = game.is_over
     rows = []
-    if reveal:
-        query = Event.objects.filter(game=game, seq__gt=after)
-        selected = reversed(query.order_by("-seq")[:last]) if last else query.order_by("seq")
-        numbered = [(row.seq, row) for row in selected]
-    else:
-        seen = [
-            row
-            for row in Event.objects.filter(game=game).order_by("seq")
-            if row.audience is None or seat in row.audience
-        ]
-        numbered = [(n, row) for n, row in enumerate(seen, 1) if n > after]
-        if last:
-            numbered = numbered[-last:]
     for number, row in numbered:
         visible = []
         for raw in row.events:
@@ -162,34 +214,89 @@ def events_for(
     return rows
 
 
-def games_for_user(user: Any) -> QuerySet[Game]:
-    return (
-        Game.objects.filter(seats__user=user)
-        .distinct()
-        .select_related("created_by")
-        .prefetch_related("seats__user")
-        .order_by("-created_at")
+# My games: every list is one bounded query. They all start from the player's seats
+# (index seat_user_game: user, game) and reach each game by its key; "finished" walks that
+# index backwards (newest game first) and stops at a page, so a player with thousands of
+# games costs what a page costs.
+MY_GAMES_OPEN_LIMIT = 100  # games waiting on me / on others / gathering players, each
+MY_GAMES_FINISHED_PAGE = 20
+LIST_FIELDS = ("id", "engine", "status", "deadline_at", "created_at", "wait_mask")
+
+
+@dataclass
+class MyGames:
+    mine: list[Game]
+    others: list[Game]
+    lobby: list[Game]
+    finished: list[Game]
+    older: int | None  # the next page of finished games: ?before=<this id>
+
+
+def my_games(user: Any, before: int | None = None) -> MyGames:
+    own = Game.objects.filter(seats__user=user).only(*LIST_FIELDS)
+    # One query for the open games (in play or gathering players: a player has few), split
+    # below; seat i of mine is waited on when bit i of wait_mask is set (Game.wait_mask).
+    waited = F("wait_mask").bitand(Value(1).bitleftshift(F("seats__index")))
+    open_games = list(
+        own.filter(status__in=[Game.Status.ACTIVE, Game.Status.LOBBY])
+        .annotate(waited=waited)
+        .order_by("-id")[: 3 * MY_GAMES_OPEN_LIMIT]
     )
+    active = [g for g in open_games if g.status == Game.Status.ACTIVE]
+    mine = [g for g in active if g.waited][:MY_GAMES_OPEN_LIMIT]  # type: ignore[attr-defined]
+    # the most urgent first (no deadline: last), newest first among equals
+    mine.sort(key=lambda g: (g.deadline_at is None, g.deadline_at or 0, -g.pk))
+    others = [g for g in active if not g.waited][:MY_GAMES_OPEN_LIMIT]  # type: ignore[attr-defined]
+    lobby = [g for g in open_games if g.status == Game.Status.LOBBY][:MY_GAMES_OPEN_LIMIT]
+    over = own.filter(status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
+    if before is not None:
+        over = over.filter(id__lt=before)
+    finished = list(over.order_by("-id")[: MY_GAMES_FINISHED_PAGE + 1])
+    older = None
+    if len(finished) > MY_GAMES_FINISHED_PAGE:
+        finished = finished[:MY_GAMES_FINISHED_PAGE]
+        older = finished[-1].pk
+    games = [*mine, *others, *lobby, *finished]
+    names: dict[int, list[str]] = {}
+    seats = (
+        Seat.objects.filter(game_id__in=[g.pk for g in games])
+        .order_by("game_id", "index")
+        .values_list("game_id", "index", "is_bot", "user__display_name", "user__username")
+    )
+    for game_id, index, is_bot, display_name, username in seats:
+        player = (display_name or username) if username is not None else None
+        names.setdefault(game_id, []).append(Seat.label(index, is_bot, player))
+    for game in games:
+        game.player_names = ", ".join(names.get(game.pk, []))  # type: ignore[attr-defined]
+    return MyGames(mine, others, lobby, finished, older)
 
 
 def invitations_for(user: Any) -> QuerySet[Invitation]:
-    return Invitation.objects.filter(
-        to_user=user, status=Invitation.Status.PENDING, game__status=Game.Status.LOBBY
-    ).select_related("game", "from_user")
-
-
-def waiting_on(game: Game, seat: int | None) -> bool:
-    if game.state is None or seat is None or game.status != Game.Status.ACTIVE:
-        return False
-    engine = registry.get(game.engine, game.rules_version)
-    return seat in engine.waiting_for(game.state).seats and bool(
-        engine.legal_actions(game.state, seat)
+    return (
+        Invitation.objects.filter(
+            to_user=user, status=Invitation.Status.PENDING, game__status=Game.Status.LOBBY
+        )
+        .select_related("game", "from_user")
+        .defer("game__state", "game__result", "game__options")
     )
 
 
-def wait_is_current(game_id: int, wait_seq: int) -> bool:
-    """Whether a notice about this wait still stands (for the delayed email)."""
-    return Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, wait_seq=wait_seq).exists()
+def wait_is_current(game_id: int, wait_seq: int, user_id: int) -> bool:
+    """Whether a notice about this wait still stands (for the delayed email): the wait is the
+    game's current one and still waits on this player's seat (they have not answered)."""
+    row = (
+        Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, wait_seq=wait_seq)
+        .values_list("wait_mask", flat=True)
+        .first()
+    )
+    if row is None:
+        return False
+    index = (
+        Seat.objects.filter(game_id=game_id, user_id=user_id)
+        .values_list("index", flat=True)
+        .first()
+    )
+    return index is not None and bool(row >> index & 1)
 
 
 def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:

@@ -27,7 +27,7 @@ from games.services import chat, notify, pace, vacation
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
+    game = selectors.game_with_seats(game_id)
     if game is None or not selectors.can_view(game, request.user):
         raise Http404(_("There is no such game, or you may not see it."))
     return game
@@ -36,19 +36,13 @@ def _visible_game(request: HttpRequest, game_id: int) -> Game:
 @never_cache
 @login_required
 def my_games(request: HttpRequest) -> HttpResponse:
-    mine, waiting_on_others, lobby, finished = [], [], [], []
-    for game in selectors.games_for_user(request.user):
-        game.player_names = ", ".join(s.name for s in game.seats.all())
-        seat = selectors.viewer_seat_index(game, request.user)
-        if game.status == Game.Status.ACTIVE:
-            (mine if selectors.waiting_on(game, seat) else waiting_on_others).append(game)
-        elif game.status == Game.Status.LOBBY:
-            lobby.append(game)
-        else:
-            finished.append(game)
-    mine.sort(key=lambda g: g.deadline_at or timezone.now())
-    unread = chat.unread_counts(request.user, mine + waiting_on_others + lobby)
-    for game in mine + waiting_on_others + lobby:
+    try:
+        before = int(request.GET["before"]) if request.GET.get("before") else None
+    except ValueError:
+        before = None
+    games = selectors.my_games(request.user, before)
+    unread = chat.unread_counts(request.user, games.mine + games.others + games.lobby)
+    for game in games.mine + games.others + games.lobby:
         game.unread_talk = unread.get(game.pk, 0)
     # ?part=lists: only the lists, which the page's script swaps in place when the player's
     # own socket says they changed (templates/base.html)
@@ -57,10 +51,12 @@ def my_games(request: HttpRequest) -> HttpResponse:
         request,
         template or "games/my_games.html",
         {
-            "mine": mine,
-            "others": waiting_on_others,
-            "lobby": lobby,
-            "finished": finished[:30],
+            "mine": games.mine,
+            "others": games.others,
+            "lobby": games.lobby,
+            "finished": games.finished,
+            "older": games.older,
+            "before": before,
             "invitations": selectors.invitations_for(request.user),
             "engines": registry.ENGINES,
             "stamp": selectors.lists_stamp(request.user),
@@ -167,7 +163,10 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         and services.may_join(game, request.user),
         "is_creator": game.created_by_id == request.user.pk,
         "key": uuid.uuid4().hex,
-        "invitation": game.invitations.filter(to_user=request.user, status="pending").first(),
+        # only a table gathering players can have an open invitation
+        "invitation": game.invitations.filter(to_user=request.user, status="pending").first()
+        if game.status == Game.Status.LOBBY
+        else None,
         "nudge_target": selectors.nudge_target(game, seat),
         "my_seat": my_seat,
         "rules_body": f"games/rules/{game.engine}.html" if game.learning else None,

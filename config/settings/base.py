@@ -166,6 +166,8 @@ CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")
 # worker command (scripts/run.sh, the test worker) consumes both.
 CELERY_TASK_DEFAULT_QUEUE = "deadlines"
 CELERY_TASK_ROUTES = {
+    # housekeeping, not mail: it must not wait behind a slow mail server
+    "accounts.tasks.prune_notifications": {"queue": "deadlines"},
     "accounts.tasks.*": {"queue": "email"},
     "games.tasks.*": {"queue": "deadlines"},
 }
@@ -187,6 +189,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(minutes=1),
         "options": {"expires": 120},
     },
+    "prune-notifications": {
+        "task": "accounts.tasks.prune_notifications",
+        "schedule": crontab(minute=30, hour=3),
+        "options": {"expires": 3600, "queue": "deadlines"},
+    },
     # hourly: each player's digest goes out at about 07:00 in their own time zone
     "send-daily-digests": {
         "task": "accounts.tasks.send_daily_digests",
@@ -194,6 +201,9 @@ CELERY_BEAT_SCHEDULE = {
         "options": {"expires": 1800},
     },
 }
+# Notifications kept: read ones this many days, unread ones at most NOTIFICATION_MAX_DAYS.
+NOTIFICATION_RETENTION_DAYS = int(os.environ.get("NOTIFICATION_RETENTION_DAYS", "90"))
+NOTIFICATION_MAX_DAYS = int(os.environ.get("NOTIFICATION_MAX_DAYS", "365"))
 # A turn's email waits this long: read in the meantime, or its wait over, it is not sent.
 NOTIFICATION_EMAIL_DELAY = float(os.environ.get("NOTIFICATION_EMAIL_DELAY", "60"))
 

@@ -27,6 +27,7 @@ from typing import Any
 
 from celery import current_app
 from django.db import transaction
+from django.db.models import Exists, Subquery
 from django.utils import timezone
 
 from games import broadcast, clock
@@ -77,8 +78,12 @@ def audience(seat: int | None, events: list[Any]) -> list[int] | None:
 
 
 class GameChange:
-    def __init__(self, game_id: int) -> None:
+    def __init__(self, game_id: int, idempotency: tuple[Any, str] | None = None) -> None:
+        """``idempotency``: (actor, key) of a move; ``replayed`` then says whether that actor
+        already made a move with that key in this game (read with the lock, no extra query)."""
         self.game_id = game_id
+        self._idempotency = idempotency if idempotency and idempotency[1] else None
+        self.replayed = False
         self._atomic = transaction.atomic()
 
     # --- the unit of work ------------------------------------------------------------------
@@ -101,17 +106,60 @@ class GameChange:
                 raise
         return self._atomic.__exit__(exc_type, exc, tb)
 
+    def _locked_seats(self) -> list[Seat]:
+        """The game's seats with their players, the game row joined and locked, in one query
+        (with the idempotency check and the revision the statement's snapshot saw)."""
+        query = (
+            Seat.objects.filter(game_id=self.game_id)
+            .select_related("game", "user")
+            .select_for_update(no_key=True, of=("game",))
+            .annotate(
+                # every write of a GameChange steps the version or the revision
+                snapshot_revision=Subquery(
+                    Game.objects.filter(pk=self.game_id).values("revision")[:1]
+                ),
+                snapshot_version=Subquery(
+                    Game.objects.filter(pk=self.game_id).values("version")[:1]
+                ),
+            )
+            .order_by("index")
+        )
+        if self._idempotency is not None:
+            actor, key = self._idempotency
+            query = query.annotate(
+                # uncorrelated: computed once for the statement, not per seat row
+                replayed=Exists(Event.objects.filter(game_id=self.game_id, actor=actor, key=key))
+            )
+        return list(query)
+
     def _lock(self) -> None:
-        try:
-            self.game: Game = Game.objects.select_for_update(no_key=True).get(pk=self.game_id)
-        except Game.DoesNotExist:
-            raise GameNotFound() from None
+        seats = self._locked_seats()
+        first: Any = seats[0] if seats else None
+        if first is not None and (first.game.revision, first.game.version) != (
+            first.snapshot_revision,
+            first.snapshot_version,
+        ):
+            # The lock was waited for: the joined seats (and the key check) come from the
+            # statement's snapshot, older than the game row it returned. Read them again,
+            # now under the lock.
+            seats = self._locked_seats()
+        if seats:
+            self.game: Game = seats[0].game
+            self.replayed = bool(getattr(seats[0], "replayed", False))
+            for seat in seats:
+                seat.game = self.game
+        else:  # a game without seats (or none at all)
+            try:
+                self.game = Game.objects.select_for_update(no_key=True).get(pk=self.game_id)
+            except Game.DoesNotExist:
+                raise GameNotFound() from None
+            if self._idempotency is not None:
+                actor, key = self._idempotency
+                self.replayed = Event.objects.filter(game=self.game, actor=actor, key=key).exists()
         game = self.game
         self.now: datetime = timezone.now()
         self.engine: Engine = registry.get(game.engine, game.rules_version)
-        self.seats: list[Seat] = list(
-            Seat.objects.filter(game=game).select_related("user").order_by("index")
-        )
+        self.seats: list[Seat] = seats
         self.state: State | None = game.state
         self.before: State | None = game.state
         self.waiting: Waiting | None = (
@@ -288,12 +336,19 @@ class GameChange:
                 game.status = Game.Status.FINISHED
                 game.result = result
                 game.finished_at = self.now
-                game.deadline_at = None
+                game.deadline_at = game.remind_at = None
                 self._set_wait_fields(Waiting.nobody())
             else:
                 self._settle_deadline()
         elif game.status != Game.Status.ACTIVE:
             game.deadline_at = None
+            game.remind_at = None
+        # Who the wait still waits on changes with every answer inside a window, too.
+        game.wait_mask = (
+            sum(1 << s for s in self.waiting.seats)
+            if game.status == Game.Status.ACTIVE and self.waiting is not None
+            else 0
+        )
         updated = Game.objects.filter(
             pk=game.pk, revision=self._locked_revision, version=self._locked_version
         ).update(
@@ -308,6 +363,8 @@ class GameChange:
             finished_at=game.finished_at,
             seed=game.seed,
             deadline_at=game.deadline_at,
+            remind_at=game.remind_at,
+            wait_mask=game.wait_mask,
             wait_seq=game.wait_seq,
             wait_kind=game.wait_kind,
             wait_window=game.wait_window,
@@ -400,6 +457,9 @@ class GameChange:
             game.deadline_at = self._deadline  # type: ignore[assignment]
         elif self.wait_opened:
             game.deadline_at = self.deadline_of_current_wait(self.now)
+        if deadline_moved:
+            # the wait's reminder goes with its deadline (cleared by the sweep once sent)
+            game.remind_at = notify.reminder_time(game, self.waiting, game.deadline_at)
         if deadline_moved and game.deadline_at is not None:
             seconds = max(0.0, (game.deadline_at - self.now).total_seconds())
             if seconds <= FAST_PATH_SECONDS:

@@ -11,8 +11,9 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
-from django.db import transaction
-from django.db.models import QuerySet
+from django.db import connection, transaction
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -97,27 +98,34 @@ def messages_for(game: Game, user: User, limit: int = 50) -> list[ChatMessage]:
 
 
 def mark_read(game: Game, user: User) -> None:
-    newest = ChatMessage.objects.filter(game=game).order_by("-id").values_list("id", flat=True)
-    last = newest.first() or 0
-    ChatRead.objects.update_or_create(user=user, game=game, defaults={"last_read_id": last})
+    """One statement (an upsert reading the newest message): the table page reads often."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"INSERT INTO {ChatRead._meta.db_table} (user_id, game_id, last_read_id) "
+            f"SELECT %s, %s, COALESCE(MAX(id), 0) FROM {ChatMessage._meta.db_table} "
+            "WHERE game_id = %s "
+            "ON CONFLICT (user_id, game_id) DO UPDATE SET last_read_id = EXCLUDED.last_read_id",
+            [user.pk, game.pk, game.pk],
+        )
 
 
 def unread_counts(user: User, games: list[Game]) -> dict[int, int]:
-    """Unread messages per game (players' channel, others' messages, not muted, not hidden)."""
-    read = dict(
-        ChatRead.objects.filter(user=user, game__in=games).values_list("game_id", "last_read_id")
+    """Unread messages per game (players' channel, others' messages, not muted, not hidden),
+    in one query whatever the number of games."""
+    if not games:
+        return {}
+    read = ChatRead.objects.filter(user=user, game=OuterRef("game")).values("last_read_id")
+    rows = (
+        ChatMessage.objects.filter(
+            game__in=games, channel=ChatMessage.Channel.PLAYERS, hidden_at=None
+        )
+        .exclude(author=user)
+        .exclude(author__in=ChatMute.objects.filter(user=user).values("muted"))
+        .filter(id__gt=Coalesce(Subquery(read[:1]), 0))
+        .values("game")
+        .annotate(n=Count("id"))
     )
-    muted = ChatMute.objects.filter(user=user).values("muted")
-    counts: dict[int, int] = {}
-    for game in games:
-        unread: QuerySet[ChatMessage] = ChatMessage.objects.filter(
-            game=game,
-            channel=ChatMessage.Channel.PLAYERS,
-            hidden_at=None,
-            id__gt=read.get(game.pk, 0),
-        ).exclude(author=user)
-        counts[game.pk] = unread.exclude(author__in=muted).count()
-    return counts
+    return {row["game"]: row["n"] for row in rows}
 
 
 def mute(user: User, other: User, muted: bool = True) -> None:

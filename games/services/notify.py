@@ -12,14 +12,13 @@ from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from accounts.models import Notification, User
-from accounts.notifications import notify
+from accounts.notifications import Notice, notify, notify_all
 from games.engines import registry
 from games.engines.core import Engine, State, Waiting
 from games.errors import GameError, NotActive, NotAllowed
@@ -53,6 +52,7 @@ def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
     result = game.result or {}
     names = [s.name for s in seats]
     winners = ", ".join(names[i] for i in result.get("winners", [])) or "—"
+    notices: list[Notice] = []
     for seat in (s for s in seats if s.user_id):
         won = seat.index in result.get("winners", [])
         text = (
@@ -60,13 +60,16 @@ def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
             if won
             else gettext_lazy("%(game)s #%(id)s is over: %(winners)s won.")
         )
-        notify(
-            seat.user,
-            Notification.Kind.GAME_FINISHED,
-            _say(seat.user, text, game=engine.name, id=game.pk, winners=winners),
-            _table(game),
-            game.pk,
+        notices.append(
+            Notice(
+                seat.user,
+                Notification.Kind.GAME_FINISHED,
+                _say(seat.user, text, game=engine.name, id=game.pk, winners=winners),
+                _table(game),
+                game.pk,
+            )
         )
+    notify_all(notices)
 
 
 def wait_opened(
@@ -81,6 +84,7 @@ def wait_opened(
     window change nothing anyone else receives. A player who moved in this very change is
     looking at the table and is not told."""
     humans = _humans(seats)
+    notices: list[Notice] = []
     for index in waiting.seats:
         seat = humans.get(index)
         if seat is None or index in movers or not engine.legal_actions(state, index):
@@ -92,7 +96,18 @@ def wait_opened(
             )
         else:
             kind, text = Notification.Kind.YOUR_TURN, gettext_lazy("Your turn in %(game)s #%(id)s.")
-        _notify_wait(seat.user, kind, _say(seat.user, text, game=engine.name, id=game.pk), game)
+        notices.append(
+            Notice(
+                seat.user,
+                kind,
+                _say(seat.user, text, game=engine.name, id=game.pk),
+                _table(game),
+                game.pk,
+                wait_seq=game.wait_seq,
+            )
+        )
+    # one statement for the whole table, older wait notices included (see _notify_wait)
+    notify_all(notices, supersede=(game.pk, WAIT_KINDS))
 
 
 def seat_answered(user: User, game: Game) -> None:
@@ -174,22 +189,36 @@ def nudge(user: User, game_id: int) -> str:
     return seat.user.name
 
 
+def reminder_time(game: Game, waiting: Waiting | None, deadline: Any) -> Any:
+    """When the wait's reminder is due: at REMINDER_AT of its time before ``deadline``; None
+    for live-speed waits, waits without a deadline, or no wait."""
+    if deadline is None or waiting is None or waiting.kind not in ("turn", "window"):
+        return None
+    span = game.window_seconds if waiting.kind == "window" else game.move_seconds
+    if span < MIN_REMINDER_SECONDS:
+        return None
+    return deadline - timedelta(seconds=(1 - REMINDER_AT) * span)
+
+
+REMINDER_BATCH = 500
+
+
 def send_due_reminders(now: Any = None) -> int:
     """One reminder per wait at about 80% of its time, for the humans it still waits on.
-    The wait is a column, so one query finds the due games; each seat is claimed once."""
+    ``Game.remind_at`` (partial index game_remind_due) finds the due games; each seat is
+    claimed once, and the game's reminder time is cleared once sent."""
     now = now or timezone.now()
     sent = 0
-    due = (
-        Game.objects.filter(status=Game.Status.ACTIVE, wait_opened_at__isnull=False)
-        .filter(deadline_at__gt=now)
-        .filter(
-            Q(wait_kind="turn", move_seconds__gte=MIN_REMINDER_SECONDS)
-            | Q(wait_kind="window", window_seconds__gte=MIN_REMINDER_SECONDS)
-        )
-    )
-    for game in due.iterator():
-        span = game.window_seconds if game.wait_kind == "window" else game.move_seconds
-        if now < game.deadline_at - timedelta(seconds=(1 - REMINDER_AT) * span):
+    due = Game.objects.filter(remind_at__lte=now).order_by("remind_at")[:REMINDER_BATCH]
+    for game in due:
+        # cleared for the wait it was set for: a change since has set its own
+        Game.objects.filter(pk=game.pk, wait_seq=game.wait_seq).update(remind_at=None)
+        if (
+            game.status != Game.Status.ACTIVE
+            or game.deadline_at is None
+            or game.deadline_at <= now
+            or game.state is None
+        ):
             continue
         waiting = registry.get(game.engine, game.rules_version).waiting_for(game.state)
         with transaction.atomic():

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -22,18 +22,21 @@ MAX_TURN_MOVES = 20
 class ActResult:
     game: Game
     replayed: bool = False
+    # the seats (with their players) as the change left them: the answer is rendered from
+    # these, with no second read
+    seats: list[Seat] = field(default_factory=list)
 
 
 def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = "") -> ActResult:
     """A player's move. Same idempotency key again: the first result, not a second move."""
     key = (key or "")[:64]
-    with GameChange(game_id) as change:
+    with GameChange(game_id, idempotency=(user, key)) as change:
         game = change.game
         seat = change.seat_of(user)
         if seat is None:
             raise NotAllowed(_("You are not playing at this table."))
-        if key and Event.objects.filter(game=game, actor=user, key=key).exists():
-            return ActResult(game, replayed=True)
+        if change.replayed:
+            return ActResult(game, replayed=True, seats=change.seats)
         if game.status != Game.Status.ACTIVE:
             raise NotActive(_("This game is not in play."))
         if seat.is_bot:
@@ -60,12 +63,12 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             # the log (the change rolls the recorded event back).
             raise IllegalMove(_("That move is not possible now."), "not_legal")
         change.settle_bots()
-        notify.seat_answered(user, game)
         if seat.consecutive_timeouts or seat.last_seen_version != game.version:
             Seat.objects.filter(pk=seat.pk).update(
                 last_seen_version=game.version, consecutive_timeouts=0
             )
-    return ActResult(game)
+            seat.last_seen_version, seat.consecutive_timeouts = game.version, 0
+    return ActResult(game, seats=change.seats)
 
 
 def apply_deadline(game_id: int, wait_seq: int | None = None) -> bool:

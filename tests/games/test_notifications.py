@@ -143,12 +143,15 @@ def test_pages_show_times_in_the_players_own_time_zone(started):
 def test_a_reminder_goes_out_once_at_80_percent_of_the_deadline(started):
     game = turn_game(started)
     _seat, user = waited_user(game)
-    span = timedelta(seconds=game.move_seconds)
-    halfway = game.wait_opened_at + span * 0.5  # the sweep's clock, not the stored wait, moves
-    assert notify.send_due_reminders(halfway) == 0
-    late = game.wait_opened_at + span * 0.85
-    assert notify.send_due_reminders(late) == 1
-    assert notify.send_due_reminders(late) == 0
+    game.refresh_from_db()
+    # the wait's reminder time is stored with its deadline: 80 % of the time allowed
+    assert game.remind_at == game.deadline_at - timedelta(seconds=game.move_seconds * 0.2)
+    assert notify.send_due_reminders(game.remind_at - timedelta(seconds=1)) == 0
+    now = game.remind_at + timedelta(seconds=1)
+    assert notify.send_due_reminders(now) == 1
+    assert notify.send_due_reminders(now) == 0
+    game.refresh_from_db()
+    assert game.remind_at is None  # cleared once sent
     reminder = Notification.objects.get(user=user, kind=Notification.Kind.REMINDER)
     user.email_reminders = False
     user.save()

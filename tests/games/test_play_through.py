@@ -107,7 +107,13 @@ def test_three_people_play_a_whole_game_through_the_api(trio, engine):
     final = clients["bob"].get(f"/api/games/{game_id}").json()
     assert final["status"] == "finished"
     assert final["view"]["over"] is True
-    events = clients["bob"].get(f"/api/games/{game_id}/events").json()["events"]
+    # the log comes a page at a time: follow "next" to the end
+    events, after = [], 0
+    while after is not None:
+        page = clients["bob"].get(f"/api/games/{game_id}/events?after={after}&limit=40").json()
+        events += page["events"]
+        after = page["next"]
     assert len(events) == Event.objects.filter(game_id=game_id).count()
+    assert [e["seq"] for e in events] == sorted({e["seq"] for e in events})
     assert all("action" in e for e in events), "after the end every bluff is shown"
     assert_replays(Game.objects.get(pk=game_id))

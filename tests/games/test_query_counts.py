@@ -1,0 +1,207 @@
+"""SQL round trips of the hot paths, counted exactly: adding a query fails these tests.
+
+Inside the test's transaction, ``transaction.atomic`` is a SAVEPOINT / RELEASE pair: they
+stand for the BEGIN and COMMIT a request makes on its own.
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+
+from accounts.services import api_token_create
+from games.models import Event, Game
+from tests.games.helpers import next_human_move, seat_users
+
+
+@pytest.fixture(autouse=True)
+def _own_cache(settings):
+    """A cache of this process only: parallel test workers flush the shared Redis between
+    tests (tests/conftest.py), which would drop a cached token in the middle of a count."""
+    settings.CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+
+
+def _sql(captured: CaptureQueriesContext) -> list[str]:
+    return [q["sql"] for q in captured.captured_queries]
+
+
+def _api_client(user) -> Client:
+    return Client(HTTP_AUTHORIZATION=f"Bearer {api_token_create(user, 'bench')[1]}")
+
+
+@pytest.mark.django_db
+def test_a_move_is_seven_round_trips(started):
+    game = started()
+    seat, action = next_human_move(game, random.Random(3))
+    client = _api_client(seat_users(game)[seat])
+    before = client.get(f"/api/games/{game.pk}").json()  # the token is cached from here on
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(
+            f"/api/games/{game.pk}/actions",
+            {"version": before["version"], "action": action, "key": "k1"},
+            content_type="application/json",
+        )
+    assert response.status_code == 200, response.content
+    sql = _sql(captured)
+    # BEGIN; the game locked with its seats, players and the key check; the seat; the event;
+    # the game; the notices (older ones marked read in the same statement); COMMIT
+    assert len(sql) == 7, "\n".join(sql)
+    assert sql[0].startswith("SAVEPOINT") and sql[-1].startswith("RELEASE SAVEPOINT")
+    assert "FOR NO KEY UPDATE OF" in sql[1] and '"games_event"' in sql[1]
+    assert sql[2].startswith('UPDATE "games_seat"')
+    assert sql[3].startswith('INSERT INTO "games_event"')
+    assert sql[4].startswith('UPDATE "games_game"')
+    assert sql[5].startswith("WITH superseded AS (UPDATE accounts_notification")
+    body = response.json()
+    assert body["version"] == before["version"] + 1
+    assert body["players"] == before["players"]
+
+
+@pytest.mark.django_db
+def test_the_same_key_again_is_two_round_trips_more_and_no_move(started):
+    game = started()
+    seat, action = next_human_move(game, random.Random(3))
+    client = _api_client(seat_users(game)[seat])
+    version = client.get(f"/api/games/{game.pk}").json()["version"]
+    move = {"version": version, "action": action, "key": "again"}
+    first = client.post(f"/api/games/{game.pk}/actions", move, content_type="application/json")
+    with CaptureQueriesContext(connection) as captured:
+        again = client.post(f"/api/games/{game.pk}/actions", move, content_type="application/json")
+    assert first.status_code == again.status_code == 200
+    assert again.json()["version"] == first.json()["version"]
+    assert len(_sql(captured)) == 3  # BEGIN, the lock (which finds the key), COMMIT
+    assert Event.objects.filter(game=game, key="again").count() == 1
+
+
+@pytest.mark.django_db
+def test_the_api_game_is_one_query(started):
+    game = started()
+    client = _api_client(seat_users(game)[0])
+    client.get(f"/api/games/{game.pk}")
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(f"/api/games/{game.pk}").status_code == 200
+    assert len(_sql(captured)) == 1, "\n".join(_sql(captured))
+
+
+@pytest.mark.django_db
+def test_a_page_of_events_is_two_queries(started):
+    game = started()
+    client = _api_client(seat_users(game)[0])
+    client.get(f"/api/games/{game.pk}")
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(f"/api/games/{game.pk}/events?after=0").status_code == 200
+    assert len(_sql(captured)) == 2, "\n".join(_sql(captured))
+
+
+@pytest.mark.django_db
+def test_a_revoked_token_is_refused_at_once(started):
+    from accounts.models import ApiToken
+    from accounts.services import api_token_revoke
+
+    game = started()
+    alice = seat_users(game)[0]
+    token, raw = api_token_create(alice, "t")
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    assert client.get(f"/api/games/{game.pk}").status_code == 200  # cached now
+    api_token_revoke(alice, ApiToken.objects.get(pk=token.pk))
+    assert client.get(f"/api/games/{game.pk}").status_code == 401
+
+
+@pytest.mark.django_db
+def test_a_banned_players_cached_token_is_refused_at_once(started, admin_user):
+    from accounts.services import user_ban
+
+    game = started()
+    alice = seat_users(game)[0]
+    client = _api_client(alice)
+    assert client.get(f"/api/games/{game.pk}").status_code == 200
+    user_ban(admin_user, alice, "spam")
+    assert client.get(f"/api/games/{game.pk}").status_code == 401
+    assert Game.objects.filter(pk=game.pk).exists()
+
+
+def _page_queries(client: Client, url: str) -> list[str]:
+    client.get(url)  # the once-a-minute "last seen" write happens here, not below
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    return _sql(captured)
+
+
+@pytest.mark.django_db
+def test_the_table_page_query_count(started):
+    game = started()
+    client = Client()
+    client.force_login(seat_users(game)[0])
+    sql = _page_queries(client, f"/games/{game.pk}/")
+    # session, player, the game with its seats and players, notices marked read, the log,
+    # the bell's unread count
+    # 6 for the table itself, + the table talk (read mark upsert, messages) and the live-pace log
+    assert len(sql) == 9, "\n".join(sql)
+
+
+@pytest.mark.django_db
+def test_a_page_of_my_games_query_count(started, alice, bob):
+    for _ in range(3):
+        started()
+    from games import services
+
+    services.game_create(alice, engine="imperador", seats=3, invite=["bob"])
+    client = Client()
+    client.force_login(alice)
+    sql = _page_queries(client, "/games/")
+    # session, player; the open games (your move, waiting on others, gathering players);
+    # a page of finished games; the players of every listed game; invitations; the bell
+    # 7 for the lists, + the unread table talk (one query) and the stamp (seats, invitations)
+    assert len(sql) == 10, "\n".join(sql)
+    page = client.get("/games/").content.decode()
+    assert page.count("</strong> #") == 4
+
+
+@pytest.mark.django_db
+def test_finished_games_come_a_page_at_a_time_newest_first(alice):
+    from games import selectors, services
+
+    ids = []
+    for _ in range(selectors.MY_GAMES_FINISHED_PAGE + 2):
+        game = services.game_create(alice, engine="imperador", seats=3)
+        services.game_cancel(alice, game.pk)
+        ids.append(game.pk)
+    first = selectors.my_games(alice)
+    assert [g.pk for g in first.finished] == ids[::-1][: selectors.MY_GAMES_FINISHED_PAGE]
+    assert first.older == first.finished[-1].pk
+    second = selectors.my_games(alice, before=first.older)
+    assert [g.pk for g in second.finished] == ids[:2][::-1]
+    assert second.older is None
+    client = Client()
+    client.force_login(alice)
+    page = client.get(f"/games/?before={first.older}").content.decode()
+    assert f"#{ids[0]}</a>" in page and f"#{ids[-1]}</a>" not in page
+
+
+@pytest.mark.django_db
+def test_your_move_follows_a_window_seat_by_seat(started):
+    """A reaction window waits on several seats: each is listed under "your move" until it
+    answered, and no longer after (wait_mask), without the others' answers showing."""
+    from games import selectors
+    from games.engines import registry
+
+    game = started("cockroach-poker-royal")
+    engine = registry.get(game.engine)
+    users = seat_users(game)
+    rng = random.Random(5)
+    from games import services
+
+    for _ in range(200):
+        game.refresh_from_db()
+        waiting = engine.waiting_for(game.state)
+        if game.status != Game.Status.ACTIVE:
+            break
+        for seat, user in users.items():
+            listed = {g.pk for g in selectors.my_games(user).mine}
+            assert (game.pk in listed) == (seat in waiting.seats), (seat, waiting)
+        seat, action = next_human_move(game, rng)
+        services.act(users[seat], game.pk, game.version_for(seat), action)
