@@ -127,6 +127,21 @@ def _notify_wait(user: User, kind: str, text: str, game: Game) -> None:
     notify(user, kind, text, _table(game), game.pk, wait_seq=game.wait_seq)
 
 
+def game_abandoned(game: Game, seats: list[Seat]) -> None:
+    """A game the bots could not finish is ended without a result: its players hear of it
+    (those whose seat the bot took could still have taken it back)."""
+    name = registry.get(game.engine, game.rules_version).name
+    for seat in (s for s in seats if s.user_id):
+        text = gettext_lazy("%(game)s #%(id)s was ended without a result: no player was left.")
+        notify(
+            seat.user,
+            Notification.Kind.GAME_FINISHED,
+            _say(seat.user, text, game=name, id=game.pk),
+            _table(game),
+            game.pk,
+        )
+
+
 def seat_handed_to_bot(game: Game, seat: Seat) -> None:
     if seat.user_id:
         text = gettext_lazy(

@@ -133,6 +133,7 @@ def _play_out(change: GameChange) -> None:
         change.game.finished_at = change.now
         change.game.result = {"abandoned": True, "reason": "no human left; move limit reached"}
         change.touch()
+        notify.game_abandoned(change.game, change.seats)
         return
     change.settle_bots(everyone=True)
 

@@ -77,3 +77,27 @@ def test_banning_the_only_human_at_a_table_of_bots_through_the_admin_is_no_serve
     assert seat.is_bot and seat.bot_reason == "banned"
     assert game.status == Game.Status.FINISHED or game.deadline_at is not None
     assert 0 < Event.objects.filter(game=game).count() - before <= BOT_CHUNK
+
+
+def test_a_play_out_past_the_longest_game_ends_without_a_result_and_tells_the_players(
+    alice, admin_user, monkeypatch
+):
+    from accounts.models import Notification
+
+    engine = registry.get("mogel-motte")
+    monkeypatch.setattr(type(engine), "max_moves", lambda self, players: 1)  # a buggy engine
+    for _table in range(10):  # a table that outlasts the hand-over's chunk of bot moves
+        game = started_with_one_human(alice, "mogel-motte", 5)
+        services.seat_to_bot(admin_user, game.pk, 0, "test: the last human leaves")
+        game.refresh_from_db()
+        if game.status == Game.Status.ACTIVE:
+            break
+    assert game.status == Game.Status.ACTIVE
+    for _ in range(5):
+        if game.status != Game.Status.ACTIVE:
+            break
+        services.apply_deadline(game.pk)
+        game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and game.result["abandoned"]
+    notice = Notification.objects.filter(user=alice, game_id=game.pk, kind="finished").get()
+    assert "without a result" in notice.text
