@@ -110,13 +110,6 @@ def wait_opened(
     notify_all(notices, supersede=(game.pk, WAIT_KINDS))
 
 
-def seat_answered(user: User, game: Game) -> None:
-    """A player who just moved has seen what their wait notices said: no email follows."""
-    Notification.objects.filter(
-        user=user, game_id=game.pk, kind__in=WAIT_KINDS, read_at__isnull=True
-    ).update(read_at=timezone.now())
-
-
 def _notify_wait(user: User, kind: str, text: str, game: Game) -> None:
     """A notice about the game's current wait: it replaces the player's older open notices
     about that game's waits (the bell shows one), and its email is skipped once the wait is

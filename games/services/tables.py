@@ -302,10 +302,12 @@ def game_rematch(user: User, game_id: int) -> Game:
         existing = Game.objects.filter(rematch_of=old).first()
         if existing is not None:
             return existing
-        others = [
-            s.user.username for s in change.seats if s.user is not None and s.user_id != user.pk
+        # the seats' players are loaded with the change: no second lookup by name
+        invitable = [
+            s.user.username
+            for s in change.seats
+            if s.user is not None and s.user_id != user.pk and are_friends(user, s.user)
         ]
-        invitable = [name for name in others if are_friends(user, _by_name(name))]
         game = game_create(
             user,
             engine=old.engine,
@@ -324,7 +326,3 @@ def game_rematch(user: User, game_id: int) -> Game:
         Game.objects.filter(pk=game.pk).update(rematch_of=old)
         change.touch()  # the finished table now links to its rematch
     return game
-
-
-def _by_name(username: str) -> User:
-    return User.objects.get(username=username)
