@@ -81,10 +81,19 @@ ROOT_URLCONF = "config.urls"
 WSGI_APPLICATION = "config.wsgi.application"
 ASGI_APPLICATION = "config.asgi.application"
 
+# Each game's own pages and pictures live in its presentation package (games/catalog/<game>/):
+# a new game's folder is found here without editing this file.
+GAME_PACKAGES = sorted(
+    p for p in (BASE_DIR / "games" / "catalog").iterdir() if p.is_dir() and p.name[0] != "_"
+)
+
 TEMPLATES = [
     {
         "BACKEND": "django.template.backends.django.DjangoTemplates",
-        "DIRS": [BASE_DIR / "templates"],
+        "DIRS": [
+            BASE_DIR / "templates",
+            *(p / "templates" for p in GAME_PACKAGES if (p / "templates").is_dir()),
+        ],
         "APP_DIRS": True,
         "OPTIONS": {
             "context_processors": [
@@ -269,7 +278,10 @@ TIME_ZONE = "UTC"
 
 STATIC_URL = "static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
-STATICFILES_DIRS = [BASE_DIR / "static"]
+STATICFILES_DIRS = [
+    BASE_DIR / "static",
+    *(p / "static" for p in GAME_PACKAGES if (p / "static").is_dir()),
+]
 
 LOGGING = {
     "version": 1,

@@ -1,0 +1,1 @@
+"""The presentation of cockroach poker: what the site says and draws for it."""

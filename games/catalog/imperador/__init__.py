@@ -1,0 +1,1 @@
+"""The presentation of imperador: what the site says and draws for it."""

@@ -1,0 +1,1 @@
+"""The presentation of mogel motte: what the site says and draws for it."""
