@@ -240,7 +240,8 @@ ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Fibbers"
 ADMIN_REQUIRE_MFA = env_bool("ADMIN_REQUIRE_MFA")
-LOGIN_REDIRECT_URL = "/"
+# A player logs in to play: land on My games (a `next` the login interrupted still wins).
+LOGIN_REDIRECT_URL = "games:my_games"
 LOGIN_URL = "account_login"
 
 AUTH_PASSWORD_VALIDATORS = [

@@ -97,7 +97,7 @@ def test_signup_verify_then_log_in(client):
     assert not is_logged_in(client)
     response = login(client, "dora@example.com")
     assert response.status_code == 302
-    assert response.url == "/"
+    assert response.url == reverse("games:my_games")  # issue 16: not the marketing page
     assert is_logged_in(client)
     assert client.session["_auth_user_id"] == str(User.objects.get(username="dora").pk)
 
