@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.templatetags.static import static
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
@@ -20,6 +21,12 @@ from accounts.models import ApiToken, EmailPreference, FriendRequest, Notificati
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+@require_GET
+def favicon(request: HttpRequest) -> HttpResponse:
+    """Browsers ask for /favicon.ico whatever the page links: point them at our SVG."""
+    return redirect(static("favicon.svg"), permanent=True)
 
 
 # --- Profile and API tokens -----------------------------------------------------------------

@@ -7,6 +7,7 @@ from games.api import api
 
 urlpatterns = [
     path("", account_views.home, name="home"),
+    path("favicon.ico", account_views.favicon, name="favicon"),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from django.test import Client
 from django.urls import reverse
 
@@ -47,3 +49,31 @@ def test_a_logged_out_visitor_opening_a_table_returns_to_it_after_logging_in(tri
     assert response.redirect_chain[-1][0] == table
     assert response.status_code == 200
     assert f"#{game.pk}" in response.content.decode()
+
+
+# --- 6. a favicon: linked from every page, and /favicon.ico answered ------------------------
+
+
+def _fetch_static(client: Client, url: str):
+    response = client.get(url)
+    body = b"".join(response.streaming_content) if response.streaming else response.content
+    return response, body
+
+
+def test_every_page_links_our_svg_favicon_and_favicon_ico_leads_to_it(alice):
+    client = Client()
+    client.force_login(alice)
+    pages = [(client, reverse("home")), (client, reverse("games:my_games"))]
+    for client, page in [*pages, (Client(), reverse("account_login"))]:
+        html = client.get(page).content.decode()
+        found = re.search(r'<link rel="icon" href="([^"]+)" type="image/svg\+xml">', html)
+        assert found, page
+        icon, body = _fetch_static(client, found.group(1))
+        assert icon.status_code == 200 and body.lstrip().startswith(b"<svg")
+
+    redirect = Client().get("/favicon.ico")
+    assert redirect.status_code in (301, 302)
+    icon, body = _fetch_static(Client(), redirect["Location"])
+    assert icon.status_code == 200
+    assert icon["Content-Type"].startswith("image/svg+xml")
+    assert b"<svg" in body
