@@ -77,3 +77,16 @@ def test_every_page_links_our_svg_favicon_and_favicon_ico_leads_to_it(alice):
     assert icon.status_code == 200
     assert icon["Content-Type"].startswith("image/svg+xml")
     assert b"<svg" in body
+
+
+# --- 8. the vacation page is linked from the profile menu -----------------------------------
+
+
+def test_the_profile_menu_links_the_vacation_page(alice):
+    client = Client()
+    client.force_login(alice)
+    html = client.get(reverse("games:my_games")).content.decode()
+
+    menu = re.search(r'<details class="account-menu">.*?</details>', html, re.S)
+    assert menu and f'href="{reverse("games:vacation")}"' in menu.group(0)
+    assert client.get(reverse("games:vacation")).status_code == 200
