@@ -4,8 +4,12 @@ from __future__ import annotations
 
 import re
 
+import pytest
+from django.conf import settings
+from django.template import loader
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games import services
 
@@ -90,3 +94,52 @@ def test_the_profile_menu_links_the_vacation_page(alice):
     menu = re.search(r'<details class="account-menu">.*?</details>', html, re.S)
     assert menu and f'href="{reverse("games:vacation")}"' in menu.group(0)
     assert client.get(reverse("games:vacation")).status_code == 200
+
+
+# --- 7. friendly 404 and 500 pages in every language ----------------------------------------
+
+
+def _in(language: str) -> Client:
+    client = Client(raise_request_exception=False)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    return client
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "direction"),
+    [("en", "Page not found", "ltr"), ("fa", "صفحه پیدا نشد", "rtl")],
+)
+@pytest.mark.django_db
+def test_a_missing_page_is_a_friendly_404_in_the_visitors_language(language, title, direction):
+    response = _in(language).get("/games/no-such-thing/here/")
+
+    assert response.status_code == 404
+    html = response.content.decode()
+    assert f"<h1>{title}</h1>" in html
+    assert f'dir="{direction}"' in html
+    assert 'class="site-header"' in html  # the site's own page, with its way back
+
+
+@pytest.mark.parametrize(
+    ("language", "title", "direction"),
+    [("en", "Something went wrong", "ltr"), ("fa", "مشکلی پیش آمد", "rtl")],
+)
+@pytest.mark.urls("tests.games.error_urls")
+@pytest.mark.django_db
+def test_a_crash_is_a_friendly_500_in_the_visitors_language(language, title, direction):
+    assert settings.DEBUG is False
+    response = _in(language).get("/boom/")
+
+    assert response.status_code == 500
+    html = response.content.decode()
+    assert f"<h1>{title}</h1>" in html
+    assert f'dir="{direction}"' in html and f'lang="{language}"' in html
+    assert "a bug, on purpose" not in html
+
+
+def test_the_500_page_renders_without_a_database_or_a_request(django_db_blocker):
+    with django_db_blocker.block(), translation.override("fa"):
+        html = loader.get_template("500.html").render()  # as Django's server_error does
+
+    assert "<h1>مشکلی پیش آمد</h1>" in html
+    assert 'dir="rtl"' in html
