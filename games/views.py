@@ -203,9 +203,19 @@ def table_live(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def table_command(request: HttpRequest, game_id: int, command: str) -> HttpResponse:
-    _visible_game(request, game_id)
+    game = _visible_game(request, game_id)
+    if request.method != "POST":
+        # a command's URL visited by GET (a login that interrupted a POST): back to the table
+        return redirect("games:table", game_id=game_id)
+    if (
+        command == "cancel"
+        and request.POST.get("confirmed") != "1"
+        and game.status == Game.Status.LOBBY
+        and game.created_by_id == request.user.pk
+    ):
+        # the second step, which works without JavaScript (with it, the page asks confirm())
+        return render(request, "games/cancel.html", {"game": game})
     done = {
         "join": (lambda: services.game_join(request.user, game_id), _("You took a seat.")),
         "decline": (

@@ -157,6 +157,15 @@
   root.addEventListener("submit", function (e) {
     var form = e.target;
     if (Date.now() - lastSwap < GUARD_MS) { e.preventDefault(); return; }
+    // a form that asks first (Cancel): confirm() here stands for the server's confirmation page
+    if (form.dataset.confirm) {
+      if (!window.confirm(form.dataset.confirm)) { e.preventDefault(); return; }
+      if (!form.querySelector('input[name="confirmed"]')) {
+        var confirmed = document.createElement("input");
+        confirmed.type = "hidden"; confirmed.name = "confirmed"; confirmed.value = "1";
+        form.appendChild(confirmed);
+      }
+    }
     if (!window.fetch || !window.FormData || (form.method || "").toLowerCase() !== "post") return;
     e.preventDefault();
     Array.prototype.forEach.call(root.querySelectorAll("[data-touched]"), function (g) {

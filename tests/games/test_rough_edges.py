@@ -12,6 +12,7 @@ from django.urls import reverse
 from django.utils import translation
 
 from games import services
+from games.models import Game
 
 PASSWORD = "a-long-test-password"
 
@@ -143,3 +144,41 @@ def test_the_500_page_renders_without_a_database_or_a_request(django_db_blocker)
 
     assert "<h1>مشکلی پیش آمد</h1>" in html
     assert 'dir="rtl"' in html
+
+
+# --- 4. Cancel asks first (a second POST step, which works without JavaScript) --------------
+
+
+def test_cancel_asks_for_confirmation_before_it_cancels(trio):
+    alice, _bob, _carol = trio
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=3, invite=["bob"])
+    client = Client()
+    client.force_login(alice)
+    cancel = reverse("games:command", args=[game.pk, "cancel"])
+
+    table = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    assert f'action="{cancel}" data-confirm="' in table  # with JavaScript: confirm() first
+
+    asked = client.post(cancel)
+    game.refresh_from_db()
+    assert asked.status_code == 200 and game.status == Game.Status.LOBBY
+    html = asked.content.decode()
+    assert f'action="{cancel}"' in html and 'name="confirmed" value="1"' in html
+    assert f'href="{reverse("games:table", args=[game.pk])}"' in html  # "keep the table"
+
+    done = client.post(cancel, {"confirmed": "1"})
+    game.refresh_from_db()
+    assert done.status_code == 302 and game.status == Game.Status.ABORTED
+
+
+def test_a_command_url_opened_by_get_goes_back_to_its_table(trio):
+    alice, _bob, _carol = trio
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=3)
+    client = Client()
+    client.force_login(alice)
+
+    response = client.get(reverse("games:command", args=[game.pk, "cancel"]))
+    game.refresh_from_db()
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:table", args=[game.pk])
+    assert game.status == Game.Status.LOBBY
