@@ -4,15 +4,19 @@ from __future__ import annotations
 
 import hashlib
 from dataclasses import dataclass
+from datetime import timedelta
 from typing import Any
 
 from django.db.models import F, QuerySet, Value
+from django.utils import timezone
+from django.utils.timesince import timeuntil
+from django.utils.translation import gettext as _
 
 from accounts.notifications import present_users
 from accounts.selectors import any_block_between, friends_of
 from games.engines import registry
 from games.engines.core import Event as EngineEvent
-from games.models import Event, Game, Invitation, Seat
+from games.models import Event, Game, Invitation, Pace, Seat
 
 
 def with_seats(game: Game, seats: list[Seat]) -> Game:
@@ -220,7 +224,18 @@ def _entries(game: Game, user: Any, numbered: list[tuple[int, Event]]) -> list[d
 # games costs what a page costs.
 MY_GAMES_OPEN_LIMIT = 100  # games waiting on me / on others / gathering players, each
 MY_GAMES_FINISHED_PAGE = 20
-LIST_FIELDS = ("id", "engine", "status", "deadline_at", "created_at", "wait_mask")
+LIST_FIELDS = (
+    "id",
+    "engine",
+    "status",
+    "deadline_at",
+    "created_at",
+    "wait_mask",
+    # a table gathering players shows its pace and seats (lobby_details)
+    "pace",
+    "move_seconds",
+    "seats_count",
+)
 
 
 @dataclass
@@ -232,7 +247,9 @@ class MyGames:
     older: int | None  # the next page of finished games: ?before=<this id>
 
 
-def my_games(user: Any, before: int | None = None) -> MyGames:
+def my_games(user: Any, before: int | None = None, also: list[Game] | None = None) -> MyGames:
+    """``also``: more tables (the ones the player is invited to) whose seats the same query
+    reads, for lobby_details."""
     own = Game.objects.filter(seats__user=user).only(*LIST_FIELDS)
     # One query for the open games (in play or gathering players: a player has few), split
     # below; seat i of mine is waited on when bit i of wait_mask is set (Game.wait_mask).
@@ -256,19 +273,25 @@ def my_games(user: Any, before: int | None = None) -> MyGames:
     if len(finished) > MY_GAMES_FINISHED_PAGE:
         finished = finished[:MY_GAMES_FINISHED_PAGE]
         older = finished[-1].pk
-    games = [*mine, *others, *lobby, *finished]
-    names: dict[int, list[str]] = {}
-    seats = (
-        Seat.objects.filter(game_id__in=[g.pk for g in games])
+    games = [*mine, *others, *lobby, *finished, *(also or [])]
+    rows = _seat_rows([g.pk for g in games])
+    for game in games:
+        game.seat_rows = rows.get(game.pk, [])  # type: ignore[attr-defined]
+        game.player_names = ", ".join(Seat.label(*row) for row in game.seat_rows)  # type: ignore[attr-defined]
+    return MyGames(mine, others, lobby, finished, older)
+
+
+def _seat_rows(game_ids: list[int]) -> dict[int, list[tuple[int, bool, str | None]]]:
+    """Per game, its seats as (index, is_bot, player name or None), in one query."""
+    rows: dict[int, list[tuple[int, bool, str | None]]] = {}
+    for game_id, index, is_bot, display_name, username in (
+        Seat.objects.filter(game_id__in=game_ids)
         .order_by("game_id", "index")
         .values_list("game_id", "index", "is_bot", "user__display_name", "user__username")
-    )
-    for game_id, index, is_bot, display_name, username in seats:
+    ):
         player = (display_name or username) if username is not None else None
-        names.setdefault(game_id, []).append(Seat.label(index, is_bot, player))
-    for game in games:
-        game.player_names = ", ".join(names.get(game.pk, []))  # type: ignore[attr-defined]
-    return MyGames(mine, others, lobby, finished, older)
+        rows.setdefault(game_id, []).append((index, is_bot, player))
+    return rows
 
 
 def invitations_for(user: Any) -> QuerySet[Invitation]:
@@ -279,6 +302,50 @@ def invitations_for(user: Any) -> QuerySet[Invitation]:
         .select_related("game", "from_user")
         .defer("game__state", "game__result", "game__options")
     )
+
+
+def pace_text(game: Game) -> str:
+    """A table's pace as a player reads it: the preset's name, or a custom time per move."""
+    if game.pace != Pace.CUSTOM:
+        return str(game.get_pace_display())
+    now = timezone.now()
+    every = timeuntil(now + timedelta(seconds=game.move_seconds), now)
+    return _("Custom: %(time)s a move") % {"time": every}
+
+
+def lobby_details(games: list[Game]) -> None:
+    """For tables gathering players (in My games, in invitations): the pace, the seats taken
+    of all, the bots, the players and everyone invited with their answer. One query for any
+    number of tables (two for tables whose seats my_games did not read). Only names and
+    answers: nothing about any game in play."""
+    if not games:
+        return
+    ids = [g.pk for g in games]
+    unread = [g.pk for g in games if not hasattr(g, "seat_rows")]
+    seats = _seat_rows(unread) if unread else {}
+    invitees: dict[int, list[dict[str, str]]] = {}
+    for game_id, display_name, username, status in (
+        Invitation.objects.filter(game_id__in=ids)
+        .exclude(status=Invitation.Status.CANCELLED)
+        .order_by("game_id", "created_at", "pk")
+        .values_list("game_id", "to_user__display_name", "to_user__username", "status")
+    ):
+        invitees.setdefault(game_id, []).append(
+            {
+                "name": display_name or username,
+                "status": status,
+                "label": str(Invitation.Status(status).label),
+            }
+        )
+    for game in games:
+        rows = getattr(game, "seat_rows", None)
+        if rows is None:
+            rows = seats.get(game.pk, [])
+        game.seats_taken = len(rows)  # type: ignore[attr-defined]
+        game.bot_seats = sum(1 for _index, is_bot, _name in rows if is_bot)  # type: ignore[attr-defined]
+        game.player_names = ", ".join(Seat.label(*row) for row in rows)  # type: ignore[attr-defined]
+        game.invitees = invitees.get(game.pk, [])  # type: ignore[attr-defined]
+        game.pace_text = pace_text(game)  # type: ignore[attr-defined]
 
 
 def wait_is_current(game_id: int, wait_seq: int, user_id: int) -> bool:
@@ -366,7 +433,11 @@ def lists_stamp(user: Any) -> str:
         f"g{s.game_id}:{s.game.status}:{s.game.revision_for(s.index)}:{int(s.is_bot)}"
         for s in seats
     ]
-    parts += [f"i{pk}" for pk in invitations_for(user).values_list("pk", flat=True)]
+    # an invitation's row shows who else joined or answered: the table's revision says when
+    parts += [
+        f"i{pk}:{revision}"
+        for pk, revision in invitations_for(user).values_list("pk", "game__revision")
+    ]
     return hashlib.sha1("|".join(parts).encode()).hexdigest()[:16]
 
 

@@ -40,10 +40,12 @@ def my_games(request: HttpRequest) -> HttpResponse:
         before = int(request.GET["before"]) if request.GET.get("before") else None
     except ValueError:
         before = None
-    games = selectors.my_games(request.user, before)
+    invitations = list(selectors.invitations_for(request.user))
+    games = selectors.my_games(request.user, before, also=[i.game for i in invitations])
     unread = chat.unread_counts(request.user, games.mine + games.others + games.lobby)
     for game in games.mine + games.others + games.lobby:
         game.unread_talk = unread.get(game.pk, 0)
+    selectors.lobby_details([*games.lobby, *(i.game for i in invitations)])
     # ?part=lists: only the lists, which the page's script swaps in place when the player's
     # own socket says they changed (templates/base.html)
     template = "games/_my_games_lists.html" if request.GET.get("part") == "lists" else None
@@ -57,7 +59,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
             "finished": games.finished,
             "older": games.older,
             "before": before,
-            "invitations": selectors.invitations_for(request.user),
+            "invitations": invitations,
             "engines": registry.ENGINES,
             "stamp": selectors.lists_stamp(request.user),
         },

@@ -11,8 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from games import services
+from accounts.services import friendship_create
+from games import selectors, services
 from games.models import Game
+from tests.games.helpers import strip_tokens
 
 PASSWORD = "a-long-test-password"
 
@@ -182,3 +184,58 @@ def test_a_command_url_opened_by_get_goes_back_to_its_table(trio):
     assert response.status_code == 302
     assert response["Location"] == reverse("games:table", args=[game.pk])
     assert game.status == Game.Status.LOBBY
+
+
+# --- 2. invitation rows tell tables apart; the live list follows who answered ----------------
+
+
+def _invitation_rows(html: str) -> list[str]:
+    section = re.search(r'<section aria-labelledby="inv-h">.*?</section>', html, re.S)
+    assert section, "no invitations listed"
+    return re.findall(r"<li>.*?</li>", section.group(0), re.S)
+
+
+def test_invitation_rows_show_table_pace_seats_bots_and_every_invitees_answer(trio, make_user):
+    alice, bob, carol = trio
+    dave = make_user("dave")
+    friendship_create(alice, dave)
+    first = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=5, bots=1, invite=["bob", "carol", "dave"]
+    )
+    second = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=3, pace="fast", invite=["carol"]
+    )
+    services.game_join(bob, first.pk)
+    services.invitation_decline(dave, first.pk)
+    client = Client()
+    client.force_login(carol)
+
+    rows = _invitation_rows(client.get(reverse("games:my_games")).content.decode())
+
+    assert len(rows) == 2 and rows[0] != rows[1]
+    newer, older = rows  # newest first or not: find each by its number
+    if f"#{first.pk}" in newer:
+        newer, older = older, newer
+    assert f"#{first.pk}<" in older and f"#{second.pk}<" in newer
+    assert "Daily: 24 hours a move" in older and "Fast: 1 hour a move" in newer
+    assert "3 of 5 seats taken." in older and "1 of 3 seats taken." in newer
+    assert "1 bot" in older and 'class="bots"' not in newer
+    assert 'data-status="accepted">bob (accepted)' in older
+    assert 'data-status="pending">carol (pending)' in older
+    assert 'data-status="declined">dave (declined)' in older
+    # the markup the forms and scripts rely on is still there
+    assert f'action="{reverse("games:command", args=[first.pk, "join"])}"' in older
+    assert f'action="{reverse("games:command", args=[first.pk, "decline"])}"' in older
+
+    # the live list (the per-player socket's fragment) shows the same, and its stamp moves
+    # when another invitee answers
+    stamp = selectors.lists_stamp(carol)
+    part = client.get(reverse("games:my_games") + "?part=lists").content.decode()
+    assert [strip_tokens(r) for r in _invitation_rows(part)] == [strip_tokens(r) for r in rows]
+    services.game_invite(alice, second.pk, ["bob"])
+    invited = selectors.lists_stamp(carol)
+    assert invited != stamp
+    services.game_join(bob, second.pk)
+    assert selectors.lists_stamp(carol) != invited
+    part = client.get(reverse("games:my_games") + "?part=lists").content.decode()
+    assert any('data-status="accepted">bob (accepted)' in row for row in _invitation_rows(part))
