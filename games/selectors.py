@@ -348,6 +348,20 @@ def lobby_details(games: list[Game]) -> None:
         game.pace_text = pace_text(game)  # type: ignore[attr-defined]
 
 
+def invitable_friends(game: Game, user: Any) -> list[Any]:
+    """The creator's friends who could still be invited: not seated, no open invitation."""
+    return list(
+        friends_of(user)
+        .exclude(pk__in=Seat.objects.filter(game=game, user__isnull=False).values("user_id"))
+        .exclude(
+            pk__in=Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).values(
+                "to_user_id"
+            )
+        )
+        .order_by("username")
+    )
+
+
 def wait_is_current(game_id: int, wait_seq: int, user_id: int) -> bool:
     """Whether a notice about this wait still stands (for the delayed email): the wait is the
     game's current one and still waits on this player's seat (they have not answered)."""

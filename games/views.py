@@ -169,6 +169,7 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         "invitation": game.invitations.filter(to_user=request.user, status="pending").first()
         if game.status == Game.Status.LOBBY
         else None,
+        **_lobby_context(request, game),
         "nudge_target": selectors.nudge_target(game, seat),
         "my_seat": my_seat,
         "rules_body": f"games/rules/{game.engine}.html" if game.learning else None,
@@ -187,6 +188,20 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         and my_seat.index not in game.live_offer,
         "live_offer_names": [payload["players"][i] for i in game.live_offer or []],
     }
+
+
+def _lobby_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+    """Before the start: who is invited and has answered, and the friends the creator may
+    still invite (not seated, no open invitation)."""
+    if game.status != Game.Status.LOBBY:
+        return {}
+    selectors.lobby_details([game])
+    invitable: list[User] = []
+    if game.created_by_id == request.user.pk:
+        pending = game.invitations.filter(status="pending").count()
+        if game.seats_taken + pending < game.seats_count:  # type: ignore[attr-defined]
+            invitable = selectors.invitable_friends(game, request.user)
+    return {"invitable": invitable}
 
 
 @never_cache  # the page is one seat's view: no-store, so no cache keeps anyone's cards
@@ -246,6 +261,10 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
             lambda: services.game_invite(request.user, game_id, request.POST.getlist("invite")),
             _("Invitations sent."),
         ),
+        "leave": (
+            lambda: services.game_leave(request.user, game_id),
+            _("You left the table; your seat is free again."),
+        ),
         "nudge": (lambda: notify.nudge(request.user, game_id), _("Nudge sent.")),
         "live_propose": (
             lambda: services.live_propose(request.user, game_id),
@@ -277,6 +296,8 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
         messages.error(request, exc.message)
     else:
         messages.success(request, message)
+        if command == "leave":
+            return redirect("games:my_games")
     if command == "decline":
         return redirect("games:my_games")
     return redirect("games:table", game_id=game_id)

@@ -1,4 +1,4 @@
-"""Tables before play: create, invite, answer, join, start, cancel."""
+"""Tables before play: create, invite, answer, join, leave, start, cancel."""
 
 from __future__ import annotations
 
@@ -53,13 +53,20 @@ def _free_index(game: Game) -> int | None:
     return free[0] if free else None
 
 
-def _invite(creator: User, game: Game, usernames: list[str]) -> list[Invitation]:
+def _invite(
+    creator: User, game: Game, usernames: list[str], seated: frozenset[int] = frozenset()
+) -> list[Invitation]:
     made = []
     for username in usernames:
         invitee = User.objects.filter(username__iexact=username.strip()).first()
         if invitee is None or invitee.pk == creator.pk:
             raise GameError(
                 _("%(name)s is not a player you can invite.") % {"name": username}, "bad_invitee"
+            )
+        if invitee.pk in seated:
+            raise GameError(
+                _("%(name)s already has a seat at this table.") % {"name": invitee.name},
+                "already_seated",
             )
         if not are_friends(creator, invitee):
             raise GameError(
@@ -152,17 +159,55 @@ def _lobby(change: GameChange) -> Game:
 
 
 def game_invite(creator: User, game_id: int, usernames: list[str]) -> list[Invitation]:
+    """The creator invites more friends before the start (an invitation already open is not
+    sent twice; a declined one is sent again)."""
+    usernames = [name.strip() for name in usernames if name.strip()]
+    if not usernames:
+        raise GameError(_("Choose at least one friend to invite."), "no_invitee")
     with GameChange(game_id) as change:
         game = _lobby(change)
         if game.created_by_id != creator.pk:
             raise NotAllowed(_("Only the table's creator can invite."))
-        pending = game.invitations.filter(status=Invitation.Status.PENDING).count()
         free = game.seats_count - len(change.seats)
-        if len(usernames) + pending > free:
+        if free <= 0:
+            raise GameError(_("This table is full."), "table_full")
+        pending = {
+            name.lower()
+            for name in game.invitations.filter(status=Invitation.Status.PENDING).values_list(
+                "to_user__username", flat=True
+            )
+        }
+        if len(pending | {name.lower() for name in usernames}) > free:
             raise GameError(_("More invitations than free seats."), "too_many_invitations")
-        made = _invite(creator, game, usernames)
+        seated = frozenset(s.user_id for s in change.seats if s.user_id is not None)
+        made = _invite(creator, game, usernames, seated)
         change.touch()
     return made
+
+
+def game_leave(user: User, game_id: int) -> None:
+    """A seated player leaves a table before the start: the seat is free again, and their
+    invitation reads "declined". The creator does not leave: they cancel the table (which asks
+    first), since nobody else could start it."""
+    with GameChange(game_id) as change:
+        game = _lobby(change)
+        seat = change.seat_of(user)
+        if seat is None or seat.is_bot:
+            raise NotAllowed(_("You are not playing at this table."))
+        if game.created_by_id == user.pk:
+            raise GameError(
+                _("You created this table: cancel it instead of leaving."), "creator_leaves"
+            )
+        seat.delete()
+        change.seats.remove(seat)
+        game.invitations.filter(to_user=user).update(
+            status=Invitation.Status.DECLINED, answered_at=change.now
+        )
+        change.touch()
+        # the lobby's pings reach the seated and the invited; one who joined an open table
+        # without an invitation is neither any more, and their list must drop the table too
+        user_id = user.pk
+        change.on_commit(lambda: broadcast.notify_users_changed([user_id]))
 
 
 def _seat(game: Game, user: User) -> Seat:

@@ -11,9 +11,11 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
-from accounts.services import friendship_create
+from accounts.models import Notification
+from accounts.services import friendship_create, user_block
 from games import selectors, services
-from games.models import Game
+from games.errors import GameError, NotActive, NotAllowed
+from games.models import Game, Invitation, Seat
 from tests.games.helpers import strip_tokens
 
 PASSWORD = "a-long-test-password"
@@ -239,3 +241,113 @@ def test_invitation_rows_show_table_pace_seats_bots_and_every_invitees_answer(tr
     assert selectors.lists_stamp(carol) != invited
     part = client.get(reverse("games:my_games") + "?part=lists").content.decode()
     assert any('data-status="accepted">bob (accepted)' in row for row in _invitation_rows(part))
+
+
+# --- 3. before the start: the creator invites more, a joined player leaves -------------------
+
+
+def test_the_creator_invites_more_friends_from_the_table_before_the_start(trio, make_user):
+    alice, _bob, carol = trio
+    dave = make_user("dave")
+    friendship_create(alice, dave)
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=4, invite=["bob"])
+    client = Client()
+    client.force_login(alice)
+    invite = reverse("games:command", args=[game.pk, "invite"])
+    revision = Game.objects.get(pk=game.pk).revision
+
+    page = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    form = re.search(
+        rf'<form class="invite-more" method="post" action="{invite}">.*?</form>', page, re.S
+    )
+    assert form, "no invite form for the creator"
+    offered = set(re.findall(r'name="invite" value="([^"]+)"', form.group(0)))
+    assert offered == {"carol", "dave"}  # bob has an open invitation already
+
+    response = client.post(invite, {"invite": ["carol"]}, follow=True)
+    assert "Invitations sent." in response.content.decode()
+    assert Invitation.objects.get(game=game, to_user=carol).status == Invitation.Status.PENDING
+    assert Notification.objects.filter(user=carol, kind=Notification.Kind.INVITATION).exists()
+    assert Game.objects.get(pk=game.pk).revision > revision  # a GameChange: sockets hear it
+    assert any(f"#{game.pk}" in row for row in _rows_for(carol))
+
+
+def _rows_for(user) -> list[str]:
+    client = Client()
+    client.force_login(user)
+    return _invitation_rows(client.get(reverse("games:my_games")).content.decode())
+
+
+def test_inviting_more_gives_clear_errors_in_the_wrong_state(trio, make_user):
+    alice, bob, carol = trio
+    dave, erin = make_user("dave"), make_user("erin")
+    friendship_create(alice, dave)
+    friendship_create(alice, erin)
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=3, invite=["bob"])
+    services.game_join(bob, game.pk)
+
+    with pytest.raises(NotAllowed, match="Only the table's creator"):
+        services.game_invite(bob, game.pk, ["carol"])
+    with pytest.raises(GameError, match="bob already has a seat"):
+        services.game_invite(alice, game.pk, ["bob"])
+    user_block(carol, alice)
+    with pytest.raises(GameError, match="only invite friends"):
+        services.game_invite(alice, game.pk, ["carol"])
+    with pytest.raises(GameError, match="Choose at least one friend"):
+        services.game_invite(alice, game.pk, [""])
+    with pytest.raises(GameError, match="More invitations than free seats"):
+        services.game_invite(alice, game.pk, ["dave", "erin"])
+    services.game_invite(alice, game.pk, ["dave"])
+    services.game_join(dave, game.pk)
+    with pytest.raises(GameError, match="This table is full"):
+        services.game_invite(alice, game.pk, ["erin"])
+    services.game_start(alice, game.pk)
+    with pytest.raises(NotActive, match="already started"):
+        services.game_invite(alice, game.pk, ["erin"])
+    assert not Invitation.objects.filter(game=game, to_user__in=[carol, erin]).exists()
+
+
+def test_a_joined_player_leaves_before_the_start_and_the_seat_frees(trio):
+    alice, bob, carol = trio
+    game = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=3, invite=["bob", "carol"]
+    )
+    services.game_join(bob, game.pk)
+    services.game_join(carol, game.pk)
+    client = Client()
+    client.force_login(bob)
+    leave = reverse("games:command", args=[game.pk, "leave"])
+    page = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    assert f'action="{leave}"' in page
+    revision = Game.objects.get(pk=game.pk).revision
+
+    response = client.post(leave)
+
+    assert response.status_code == 302 and response["Location"] == reverse("games:my_games")
+    assert not Seat.objects.filter(game=game, user=bob).exists()
+    assert Invitation.objects.get(game=game, to_user=bob).status == Invitation.Status.DECLINED
+    assert Game.objects.get(pk=game.pk).revision > revision
+    creator_page = Client()
+    creator_page.force_login(alice)
+    html = creator_page.get(reverse("games:table", args=[game.pk])).content.decode()
+    assert "2 of 3 seats taken." in html and 'data-status="declined">bob (declined)' in html
+    # the freed seat can be offered again, and taken
+    services.game_invite(alice, game.pk, ["bob"])
+    services.game_join(bob, game.pk)
+    assert Seat.objects.filter(game=game).count() == 3
+
+
+def test_leaving_gives_clear_errors_in_the_wrong_state(trio, make_user):
+    alice, bob, carol = trio
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=3, invite=["bob"])
+    with pytest.raises(NotAllowed, match="not playing at this table"):
+        services.game_leave(carol, game.pk)
+    with pytest.raises(NotAllowed, match="not playing at this table"):
+        services.game_leave(bob, game.pk)  # invited, not seated: decline instead
+    with pytest.raises(GameError, match="cancel it instead"):
+        services.game_leave(alice, game.pk)
+    services.game_join(bob, game.pk)
+    services.game_start(alice, game.pk)
+    with pytest.raises(NotActive, match="already started"):
+        services.game_leave(bob, game.pk)
+    assert Seat.objects.filter(game=game, user=bob).exists()
