@@ -7,6 +7,7 @@ from typing import Any
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.views import redirect_to_login
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
@@ -18,7 +19,7 @@ from django.views.decorators.http import require_POST
 from accounts import notifications
 from accounts.models import User
 from accounts.selectors import are_friends
-from games import presenters, replays, selectors, services
+from games import pending, presenters, replays, selectors, services
 from games.engines import registry
 from games.errors import GameError, StaleVersion
 from games.forms import NewGameForm
@@ -207,7 +208,17 @@ def _lobby_context(request: HttpRequest, game: Game) -> dict[str, Any]:
 @never_cache  # the page is one seat's view: no-store, so no cache keeps anyone's cards
 @login_required
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
-    return render(request, "games/table.html", _table_context(request, game_id))
+    context = _table_context(request, game_id)
+    if pending.SESSION_KEY in request.session:  # a move kept across a login
+        payload = context["payload"]
+        seat = context["seat"]
+        context["pending"] = pending.take(
+            request,
+            game_id,
+            context["game"].version_for(seat) if seat is not None else None,
+            payload["legal_actions"],
+        )
+    return render(request, "games/table.html", context)
 
 
 @never_cache
@@ -343,9 +354,14 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
 
 
 @never_cache
-@login_required
-@require_POST
 def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
+    table_url = reverse("games:table", args=[game_id])
+    if request.method != "POST":
+        return redirect(table_url)  # a move's URL opened by GET (say, after a login)
+    if not request.user.is_authenticated:
+        # the session expired while the player chose: keep the move, log in, back to the table
+        pending.keep(request, game_id)
+        return redirect_to_login(table_url)
     game = _visible_game(request, game_id)
     seat = selectors.viewer_seat_index(game, request.user)
     legal = selectors.game_payload(game, request.user)["legal_actions"] if seat is not None else []

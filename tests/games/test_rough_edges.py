@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import json
 import re
+from html import unescape
+from importlib import import_module
+from urllib.parse import quote
 
 import pytest
 from django.conf import settings
@@ -14,9 +18,10 @@ from django.utils import translation
 from accounts.models import Notification
 from accounts.services import friendship_create, user_block
 from games import selectors, services
+from games.engines import registry
 from games.errors import GameError, NotActive, NotAllowed
-from games.models import Game, Invitation, Seat
-from tests.games.helpers import strip_tokens
+from games.models import Event, Game, Invitation, Seat
+from tests.games.helpers import form_fields, seat_users, strip_tokens
 
 PASSWORD = "a-long-test-password"
 
@@ -351,3 +356,109 @@ def test_leaving_gives_clear_errors_in_the_wrong_state(trio, make_user):
     with pytest.raises(NotActive, match="already started"):
         services.game_leave(bob, game.pk)
     assert Seat.objects.filter(game=game, user=bob).exists()
+
+
+# --- 5. a move posted with an expired session is kept across the login -----------------------
+
+
+def _chosen(html: str) -> dict[str, str]:
+    """The move form's fields the page shows chosen (checked radios, selected options)."""
+    chosen = {}
+    for name, value in re.findall(
+        r'<input type="radio" name="(f_\w+)" value="([^"]*)" required checked>', html
+    ):
+        chosen[name] = unescape(value)
+    for select in re.findall(r'<select [^>]*name="(f_\w+)">(.*?)</select>', html, re.S):
+        picked = re.search(r'<option value="([^"]*)" selected>', select[1])
+        if picked:
+            chosen[select[0]] = unescape(picked.group(1))
+    return chosen
+
+
+def _offer(game: Game) -> tuple[int, dict]:
+    """The first player's opening offer (a form with card, player and claim to choose)."""
+    engine = registry.get(game.engine)
+    seat = engine.waiting_for(game.state).seats[0]
+    action = next(a for a in engine.legal_actions(game.state, seat) if a["type"] == "offer")
+    return seat, action
+
+
+def test_a_move_posted_after_the_session_expired_comes_back_chosen_after_the_login(started):
+    game = started("cockroach-poker-royal")
+    seat, action = _offer(game)
+    user = seat_users(game)[seat]
+    table = reverse("games:table", args=[game.pk])
+    # the page was loaded while logged in (the CSRF check stays on, as in a browser) ...
+    expired = Client(enforce_csrf_checks=True)
+    expired.force_login(user)
+    page = expired.get(table).content.decode()
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1)
+    # ... then the session ran out while the player was choosing
+    store = import_module(settings.SESSION_ENGINE).SessionStore
+    store(expired.cookies[settings.SESSION_COOKIE_NAME].value).delete()
+
+    posted = expired.post(
+        reverse("games:act", args=[game.pk]),
+        {**form_fields(action, game.version_for(seat), "k1"), "csrfmiddlewaretoken": token},
+    )
+
+    assert posted.status_code == 302
+    assert posted["Location"] == reverse("account_login") + "?next=" + quote(table, safe="/")
+    login_page = expired.get(posted["Location"]).content.decode()
+    assert "Log in again to send your move" in login_page
+    login_token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', login_page).group(1)
+    after = expired.post(
+        posted["Location"],
+        {
+            "login": user.username,
+            "password": PASSWORD,
+            "next": table,
+            "csrfmiddlewaretoken": login_token,
+        },
+        follow=True,
+    )
+    assert after.redirect_chain[-1][0] == table and after.status_code == 200
+    html = after.content.decode()
+    assert "Your move was not sent yet" in html
+    chosen = {name: json.loads(value) for name, value in _chosen(html).items()}
+    assert chosen == {f"f_{k}": v for k, v in action.items() if k != "type"}
+    version = game.version
+    game.refresh_from_db()
+    assert game.version == version  # never sent by itself
+    assert not Event.objects.filter(game=game, reason=Event.Reason.MOVE).exists()
+    # kept once: the next visit is a plain table
+    again = expired.get(table).content.decode()
+    assert "Your move was not sent yet" not in again and _chosen(again) == {}
+
+
+def test_a_kept_move_is_dropped_with_a_word_when_the_game_moved_on(started):
+    game = started("cockroach-poker-royal")
+    seat, action = _offer(game)
+    user = seat_users(game)[seat]
+    table = reverse("games:table", args=[game.pk])
+    expired = Client()
+    expired.post(
+        reverse("games:act", args=[game.pk]), form_fields(action, game.version_for(seat), "k1")
+    )
+    services.act(user, game.pk, game.version_for(seat), action)  # played from another device
+
+    after = expired.post(
+        reverse("account_login") + "?next=" + table,
+        {"login": user.username, "password": PASSWORD, "next": table},
+        follow=True,
+    )
+    html = after.content.decode()
+    assert after.redirect_chain[-1][0] == table
+    assert "The game moved on while you were logged out" in html
+    assert _chosen(html) == {}
+
+
+def test_a_move_url_opened_by_get_goes_back_to_its_table(started):
+    game = started()
+    client = Client()
+    client.force_login(seat_users(game)[0])
+
+    response = client.get(reverse("games:act", args=[game.pk]))
+
+    assert response.status_code == 302
+    assert response["Location"] == reverse("games:table", args=[game.pk])
