@@ -342,7 +342,7 @@ def test_a_joined_player_leaves_before_the_start_and_the_seat_frees(trio):
     assert Seat.objects.filter(game=game).count() == 3
 
 
-def test_leaving_gives_clear_errors_in_the_wrong_state(trio, make_user):
+def test_leaving_gives_clear_errors_in_the_wrong_state(trio):
     alice, bob, carol = trio
     game = services.game_create(alice, engine="cockroach-poker-royal", seats=3, invite=["bob"])
     with pytest.raises(NotAllowed, match="not playing at this table"):
