@@ -44,6 +44,13 @@ def seat_of(game: Game, user: Any) -> Seat | None:
     return next((s for s in game.seats.all() if s.user_id == user.pk), None)
 
 
+def visible_game(game_id: int, user: Any) -> Game | None:
+    """The game with its seats if ``user`` may see it (``can_view``), else None: pages, table
+    talk and the API answer "no such game" alike, so a stranger cannot tell the two apart."""
+    game = game_with_seats(game_id)
+    return game if game is not None and can_view(game, user) else None
+
+
 def can_view(game: Game, user: Any) -> bool:
     """Players, invitees, and (if spectating is on) friends of a player. Everyone else: 404.
 

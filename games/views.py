@@ -27,8 +27,8 @@ from games.services import chat, notify, pace, vacation
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
-    game = selectors.game_with_seats(game_id)
-    if game is None or not selectors.can_view(game, request.user):
+    game = selectors.visible_game(game_id, request.user)
+    if game is None:
         raise Http404(_("There is no such game, or you may not see it."))
     return game
 
