@@ -35,6 +35,7 @@ WORDS: dict[str, Promise] = {
     "from": pgettext_lazy("game", "from"),
     "hand_counts": pgettext_lazy("game", "cards in hand"),
     "hands": pgettext_lazy("game", "hands"),
+    "hand": pgettext_lazy("game", "hand"),
     "id": pgettext_lazy("game", "id"),
     "kind": pgettext_lazy("game", "kind"),
     "losers": pgettext_lazy("game", "losers"),

@@ -70,4 +70,6 @@ WORDS: dict[str, Promise] = {
     "pile_size": pgettext_lazy("game", "pile size"),
     "kinds": pgettext_lazy("game", "kinds"),
     "tasks": pgettext_lazy("game", "tasks"),
+    "number": pgettext_lazy("game", "number"),
+    "top": pgettext_lazy("game", "top card"),
 }

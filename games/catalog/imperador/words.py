@@ -14,7 +14,6 @@ WORDS: dict[str, Promise] = {
     "emperor": pgettext_lazy("game", "emperor"),
     # moves and answers
     "announce": pgettext_lazy("game", "announce"),
-    "hand": pgettext_lazy("game", "hand"),
     "raise": pgettext_lazy("game", "raise"),
     "down": pgettext_lazy("game", "down"),
     "pick": pgettext_lazy("game", "pick"),
@@ -71,4 +70,6 @@ WORDS: dict[str, Promise] = {
     "turn_number": pgettext_lazy("game", "turn number"),
     "viewer": pgettext_lazy("game", "your seat"),
     "your_answer": pgettext_lazy("game", "your answer"),
+    "gift": pgettext_lazy("game", "gift"),
+    "seen": pgettext_lazy("game", "seen"),
 }

@@ -53,4 +53,7 @@ WORDS: dict[str, Promise] = {
     "top": pgettext_lazy("game", "top card"),
     "totals": pgettext_lazy("game", "totals"),
     "window": pgettext_lazy("game", "window"),
+    "answer": pgettext_lazy("game", "answer"),
+    "name": pgettext_lazy("game", "name"),
+    "turn_limit": pgettext_lazy("game", "turn limit"),
 }
