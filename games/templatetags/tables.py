@@ -137,7 +137,7 @@ def record_figures(record: Any) -> list[tuple[str, int]]:
 
 @register.filter
 def unjson(raw: Any) -> Any:
-    """A form option's JSON value decoded (``'"rat"'`` -> ``rat``)."""
+    """A form option's JSON value decoded (``'"true"'`` -> ``true``)."""
     try:
         return json.loads(raw)
     except (TypeError, ValueError):
