@@ -23,8 +23,11 @@ from games.labels import word as shared_word
 
 GENERIC_BOARD = "games/boards/_generic.html"
 
-# Action fields that name a seat in every game (a game adds its own in ``seat_fields``).
-SEAT_FIELDS = frozenset({"to", "seat", "target", "player", "receiver", "from", "by", "whom"})
+# Fields (of actions and of events) that name a seat in any game; a game adds its own in
+# ``seat_fields``. The move forms and the history's fallback both read the game's set.
+SEAT_FIELDS = frozenset(
+    {"to", "seat", "target", "player", "receiver", "from", "by", "whom", "giver", "taker"}
+)
 
 
 def join(items: list[str]) -> str:
@@ -187,7 +190,7 @@ class Presentation:
         """Any other event: its kind in words, then its data with seats as names."""
         parts = []
         for key, value in data.items():
-            if key in self.seat_fields | {"giver", "taker", "guard", "emperor"} and is_seat(value):
+            if key in self.seat_fields and is_seat(value):
                 shown = w.name(value)
             elif isinstance(value, dict) and "kind" in value:
                 shown = w.card(value)

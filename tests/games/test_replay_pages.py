@@ -211,3 +211,22 @@ def test_a_toy_fourth_game_plays_through_the_table_history_and_replay(toy, trio)
     marked = replay_page(clients[first], game, 1)
     assert f"Bluff: {names[first]} holds no {lie}." in marked
     assert f"{names[first]} whispered “{lie}”." in marked
+
+
+@pytest.mark.django_db
+def test_the_status_line_isolates_each_name(started):
+    """Persian pages mix numbers and names: each name in the status line is a ``<bdi>``."""
+    game = started("imperador")
+    User.objects.filter(username="bob").update(display_name="بهرام 2")
+    waiting = registry.get(game.engine).waiting_for(game.state).seats
+    other = next(u for s, u in seat_users(game).items() if s not in waiting)
+    client = Client()
+    client.force_login(other)
+    html = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    status = html.split('id="status"', 1)[1].split("</p>", 1)[0]
+    names = selectors.seat_names(game)
+    for seat in waiting:
+        assert f"<bdi>{names[seat]}</bdi>" in status
+    User.objects.filter(username="bob").update(display_name="<b>Bob</b>")
+    html = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    assert "<b>Bob</b>" not in html  # a name is escaped inside its <bdi>

@@ -21,6 +21,7 @@ ORDER = {kind: i for i, kind in enumerate(C.KINDS)}
 class MogelMotte(Presentation):
     slug = ENGINE.slug
     board_template = f"catalog/{ENGINE.slug}/board.html"
+    seat_fields = Presentation.seat_fields | {"guard", "slowest", "winner"}
     words = WORDS
     sentences = SENTENCES
     minor_kinds = frozenset({"turn_started", "drew"})
