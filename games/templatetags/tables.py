@@ -156,7 +156,7 @@ def render_card(
 ) -> SafeString:
     """Every card of every board and of the replay is drawn here, by ``games/_card.html``."""
     context = {"game_slug": slug, "card": node, "count": count, "extra": extra, "short": short}
-    return mark_safe(get_template(CARD_TEMPLATE).render(context))
+    return mark_safe(get_template(CARD_TEMPLATE).render(context).strip())
 
 
 @register.simple_tag(takes_context=True)
