@@ -144,3 +144,25 @@ def test_colliding_kinds_read_per_game():
     imperador = catalog.get("imperador").sentence(event, names)
     assert "Bertil" in mogel and "Cosima" not in mogel
     assert "Cosima" in imperador and "emperor" in imperador
+
+
+@pytest.mark.django_db
+def test_board_highlights_come_from_the_seats_legal_actions(started):
+    """Mogel Motte's playable cards are the cards of the seat's legal "play" actions."""
+    from django.test import Client
+    from django.urls import reverse
+
+    from tests.games.helpers import seat_users
+
+    game = started("mogel-motte")
+    engine = registry.get(game.engine)
+    for seat, user in seat_users(game).items():
+        client = Client()
+        client.force_login(user)
+        html = client.get(reverse("games:table", args=[game.pk])).content.decode()
+        hand = html.split('class="my-hand"', 1)[1].split('class="cards">', 1)[1]
+        hand = hand.split("</div>", 1)[0]
+        legal = engine.legal_actions(game.state, seat)
+        playable = {a["card"] for a in legal if a["type"] == "play"}
+        assert hand.count(" playable") == len(playable), seat
+        assert hand.count('class="card ') == len(engine.view(game.state, seat)["you"]["hand"])
