@@ -192,10 +192,12 @@ def events_for(
 ) -> list[dict[str, Any]]:
     """The log as the caller's seat may see it; everything once the game is over.
     ``last``: only the newest rows (the table page)."""
-    return _entries(game, user, _numbered_rows(game, user, after, last=last))
+    return _entries(game, user, _numbered_rows(game, user, after, last=last), secrets=True)
 
 
-def _entries(game: Game, user: Any, numbered: list[tuple[int, Event]]) -> list[dict[str, Any]]:
+def _entries(
+    game: Game, user: Any, numbered: list[tuple[int, Event]], secrets: bool = False
+) -> list[dict[str, Any]]:
     seat = viewer_seat_index(game, user)
     reveal = game.is_over
     rows = []
@@ -204,7 +206,10 @@ def _entries(game: Game, user: Any, numbered: list[tuple[int, Event]]) -> list[d
         for raw in row.events:
             event = EngineEvent.from_dict(raw)
             if reveal or event.visible_to(seat):
-                visible.append({"kind": event.kind, "data": dict(event.data)})
+                shown = {"kind": event.kind, "data": dict(event.data)}
+                if secrets:  # the page's lock: the engine addressed it to some seats only
+                    shown["secret"] = event.to is not None
+                visible.append(shown)
         # Who acted is not shown: a cheat or a secret answer must stay anonymous. The engine's
         # events say publicly whatever the rules make public.
         entry: dict[str, Any] = {

@@ -19,6 +19,7 @@ from accounts import notifications
 from accounts.models import User
 from accounts.selectors import are_friends
 from games import presenters, replays, selectors, services
+from games.catalog import registry as catalog
 from games.engines import registry
 from games.errors import GameError, StaleVersion
 from games.forms import NewGameForm
@@ -138,7 +139,10 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
     my_seat = selectors.seat_of(game, request.user)
     seats = list(game.seats.all())
     groups = presenters.action_groups(
-        payload["legal_actions"], payload["view"] or {}, payload["players"]
+        payload["legal_actions"],
+        payload["view"] or {},
+        payload["players"],
+        catalog.get(game.engine),
     )
     waiting = payload["waiting_for"] or {}
     wanted = (
@@ -152,6 +156,7 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
     now = timezone.now()
     return {
         "game": game,
+        "game_slug": game.engine,
         "payload": payload,
         "groups": groups,
         "seat": seat,
@@ -341,24 +346,34 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
 @never_cache
 @login_required
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The reveal: the game's own board at each step, every card face up; it opens at the deal."""
     game = _visible_game(request, game_id)
     if not game.is_over or game.state is None:
         raise Http404(_("The reveal opens when the game is over."))
-    steps = replays.full_replay(game)
+    players = selectors.seat_names(game)
+    told = replays.reveal(game, players)
+    last = len(told.steps) - 1
     try:
-        index = max(0, min(int(request.GET.get("step", len(steps) - 1)), len(steps) - 1))
+        index = max(0, min(int(request.GET.get("step", 0)), last))
     except ValueError:
-        index = len(steps) - 1
+        index = 0
+    presentation = catalog.get(game.engine)
+    engine = registry.get(game.engine, game.rules_version)
+    view = presentation.reveal_view(engine, told.states[index])
     return render(
         request,
         "games/replay.html",
         {
             "game": game,
-            "steps": steps,
-            "step": steps[index],
+            "game_slug": game.engine,
+            "players": players,
+            "step": told.steps[index],
             "index": index,
-            "players": selectors.seat_names(game),
-            "final_view": registry.get(game.engine, game.rules_version).view(game.state, None),
+            "last": last,
+            "rounds": told.rounds,
+            "marked": told.marked,
+            "view": view,
+            "extras": presentation.board_extras(view, [], None, players),
         },
     )
 
