@@ -24,9 +24,11 @@ def _render(slug: str, art: CardArt) -> SafeString:
 
 
 @register.simple_tag
-def card(game_slug: str, card: Mapping[str, Any] | None) -> SafeString:
-    """The face of ``card`` (an engine card dict); a back when the card is hidden (``None``)."""
+def card(game_slug: str, card: Mapping[str, Any] | None = None, **fields: Any) -> SafeString:
+    """The face of ``card`` (an engine card dict); a back when the card is hidden (``None``).
+    A page without a card dict names the fields instead: ``{% card slug kind="rat" %}``."""
     module = art_module(game_slug)
+    card = card or fields or None
     return _render(game_slug, module.face(card) if card else module.back())
 
 

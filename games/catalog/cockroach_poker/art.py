@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import pgettext
 
 from games.catalog.pictures import CardArt
@@ -14,46 +15,39 @@ from games.engines.cockroach_poker import cards as C
 SLUG = "cockroach-poker-royal"
 
 
-def _species_names() -> dict[str, str]:
-    return {
-        "cockroach": pgettext("creature", "Cockroach"),
-        "stink_bug": pgettext("creature", "Stink bug"),
-        "rat": pgettext("creature", "Rat"),
-        "fly": pgettext("creature", "Fly"),
-        "bat": pgettext("creature", "Bat"),
-        "toad": pgettext("creature", "Toad"),
-        "scorpion": pgettext("creature", "Scorpion"),
+def _name(kind: str) -> str:
+    # the game's own words (msgctxt "game", pinned by locale/GLOSSARY.md), as a name
+    words = {
+        "cockroach": pgettext("game", "cockroach"),
+        "stink_bug": pgettext("game", "stink bug"),
+        "rat": pgettext("game", "rat"),
+        "fly": pgettext("game", "fly"),
+        "bat": pgettext("game", "bat"),
+        "toad": pgettext("game", "toad"),
+        "scorpion": pgettext("game", "scorpion"),
+        "royal_cockroach": pgettext("game", "royal cockroach"),
+        "royal_stink_bug": pgettext("game", "royal stink bug"),
+        "royal_rat": pgettext("game", "royal rat"),
+        "royal_fly": pgettext("game", "royal fly"),
+        "royal_bat": pgettext("game", "royal bat"),
+        "royal_toad": pgettext("game", "royal toad"),
+        "royal_scorpion": pgettext("game", "royal scorpion"),
+        "joker": pgettext("game", "joker (every creature)"),
+        "blank": pgettext("game", "blank (nothing)"),
     }
-
-
-def _royal_names() -> dict[str, str]:
-    # whole phrases, not "Royal %s": the adjective agrees with the creature in cs, fr, pt
-    return {
-        "cockroach": pgettext("creature", "Royal cockroach"),
-        "stink_bug": pgettext("creature", "Royal stink bug"),
-        "rat": pgettext("creature", "Royal rat"),
-        "fly": pgettext("creature", "Royal fly"),
-        "bat": pgettext("creature", "Royal bat"),
-        "toad": pgettext("creature", "Royal toad"),
-        "scorpion": pgettext("creature", "Royal scorpion"),
-    }
+    return capfirst(words[kind])
 
 
 def face(card: Mapping[str, Any]) -> CardArt:
     kind = card.get("kind")
     if kind == C.JOKER:
-        return CardArt(
-            "joker", pgettext("card", "Joker (every creature)"), pgettext("card", "Joker")
-        )
+        return CardArt(kind, _name(kind), pgettext("card", "Joker"))
     if kind == C.BLANK:
-        return CardArt("blank", pgettext("card", "Blank (nothing)"), pgettext("card", "Blank"))
+        return CardArt(kind, _name(kind), pgettext("card", "Blank"))
     species = C.species_of(kind) if isinstance(kind, str) else None
     if species is None:
         return back()
-    name = _species_names()[species]
-    if C.is_royal(kind):
-        return CardArt(kind, _royal_names()[species], name, "royal")
-    return CardArt(kind, name, name)
+    return CardArt(kind, _name(kind), _name(species), "royal" if C.is_royal(kind) else "")
 
 
 def back() -> CardArt:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import pgettext
 
 from games.catalog.pictures import CardArt
@@ -29,9 +30,9 @@ def _object_names() -> dict[int, str]:
 
 def _marker_names() -> dict[str, str]:
     return {
-        "sheep": pgettext("card", "Sheep"),
-        "fox": pgettext("card", "Fox"),
-        "emperor": pgettext("card", "Emperor"),
+        "sheep": capfirst(pgettext("game", "sheep")),
+        "fox": capfirst(pgettext("game", "fox")),
+        "emperor": capfirst(pgettext("game", "emperor")),
     }
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
+from django.utils.text import capfirst
 from django.utils.translation import pgettext
 
 from games.catalog.pictures import CardArt
@@ -17,11 +18,11 @@ GUARD = "guard"
 
 def _kind_names() -> dict[str, str]:
     return {
-        C.ANT: pgettext("card", "Ant"),
-        C.SPIDER: pgettext("card", "Spider"),
-        C.COCKROACH: pgettext("card", "Cockroach"),
-        C.MOSQUITO: pgettext("card", "Mosquito"),
-        C.MOTH: pgettext("card", "Cheating Moth"),
+        C.ANT: pgettext("game", "ant"),
+        C.SPIDER: pgettext("game", "spider"),
+        C.COCKROACH: pgettext("game", "cockroach"),
+        C.MOSQUITO: pgettext("game", "mosquito"),
+        C.MOTH: pgettext("game", "cheating moth"),
     }
 
 
@@ -37,7 +38,10 @@ def face(card: Mapping[str, Any]) -> CardArt:
     names = _kind_names()
     if kind not in names:
         return back()
-    name = pgettext("card", "%(kind)s, value %(value)s") % {"kind": names[kind], "value": value}
+    name = pgettext("card", "%(kind)s, value %(value)s") % {
+        "kind": capfirst(names[kind]),
+        "value": value,
+    }
     return CardArt(kind, name, str(value), "moth" if kind == C.MOTH else "action")
 
 
