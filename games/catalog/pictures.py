@@ -33,7 +33,9 @@ def _art_modules() -> dict[str, ModuleType]:
             continue
         try:
             module = importlib.import_module(f"games.catalog.{info.name}.art")
-        except ModuleNotFoundError:
+        except ModuleNotFoundError as missing:
+            if missing.name != f"games.catalog.{info.name}.art":
+                raise  # a broken art module must not pass for a game without pictures
             continue
         found[module.SLUG] = module
     return found

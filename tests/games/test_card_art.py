@@ -56,12 +56,14 @@ def _cards_of_bot_games(slug: str) -> list[dict]:
     return list(found.values())
 
 
-CARDS = {slug: _cards_of_bot_games(slug) for slug in sorted(registry.ENGINES)}
+@pytest.fixture(scope="module")
+def cards() -> dict[str, list[dict]]:
+    return {slug: _cards_of_bot_games(slug) for slug in sorted(registry.ENGINES)}
 
 
-def test_the_bot_games_show_every_kind_of_card():
+def test_the_bot_games_show_every_kind_of_card(cards):
     files = {
-        slug: {art_module(slug).face(card).file for card in cards} for slug, cards in CARDS.items()
+        slug: {art_module(slug).face(card).file for card in found} for slug, found in cards.items()
     }
     assert {f"royal_{s}" for s in ("rat", "toad")} | {"joker", "blank", "fly"} <= files[
         "cockroach-poker-royal"
@@ -75,11 +77,11 @@ def test_the_bot_games_show_every_kind_of_card():
 
 
 @pytest.mark.parametrize("language", [code for code, _ in settings.LANGUAGES])
-def test_every_card_has_a_picture_and_a_name_in_every_language(language):
+def test_every_card_has_a_picture_and_a_name_in_every_language(language, cards):
     with translation.override(language):
-        for slug, cards in CARDS.items():
+        for slug, found in cards.items():
             art = art_module(slug)
-            faces = [art.face(card) for card in cards]
+            faces = [art.face(card) for card in found]
             faces += [art.face({"kind": marker}) for marker in MARKERS.get(slug, [])]
             faces.append(art.back())
             names = set()
