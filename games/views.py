@@ -174,7 +174,7 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         else None,
         "nudge_target": selectors.nudge_target(game, seat),
         "my_seat": my_seat,
-        "rules_body": f"games/rules/{game.engine}.html" if game.learning else None,
+        "rules_body": f"catalog/{game.engine}/rules.html" if game.learning else None,
         "rematch": Game.objects.filter(rematch_of=game).first() if game.is_over else None,
         **_chat_context(request, game),
         "not_ready": services.not_ready(game, seats),
@@ -384,7 +384,7 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "games/rules.html",
-        {"engine": registry.get(slug), "body": f"games/rules/{slug}.html"},
+        {"engine": registry.get(slug), "body": f"catalog/{slug}/rules.html"},
     )
 
 

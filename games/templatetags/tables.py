@@ -17,6 +17,7 @@ from typing import Any
 
 from django import template
 from django.template.loader import get_template
+from django.templatetags.static import static
 from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
@@ -25,6 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from games import history
 from games.catalog import registry
 from games.catalog.base import GENERIC_BOARD
+from games.catalog.pictures import art_module, picture_path
 
 register = template.Library()
 
@@ -174,14 +176,24 @@ def card_chip(
     ``short`` leaves the name out (the icon and value say it; the name stays as a tooltip).
     """
     if not _is_card(node):
-        return format_html('<span class="card back" title="{}">{}</span>', _("hidden card"), "?")
+        back = _picture(slug, None, _("hidden card"))
+        return format_html(
+            '<span class="card back" title="{}">{}</span>', _("hidden card"), back or "?"
+        )
     face = registry.get(slug).card_face(node)
     classes = list(face.classes) + ([extra] if extra else [])
     parts = []
-    if face.crown:
-        parts.append(format_html('<span class="crown" aria-hidden="true">{}</span>', "👑"))
-    if face.icon:
-        parts.append(format_html('<span class="ico" aria-hidden="true">{}</span>', face.icon))
+    # The game's own picture when it has one; its name is said by the chip's text (or, in a
+    # short chip, by the hidden name), so the picture itself is decorative to screen readers.
+    picture = _picture(slug, node, "")
+    if picture:
+        parts.append(picture)
+        classes.append("pictured")
+    else:
+        if face.crown:
+            parts.append(format_html('<span class="crown" aria-hidden="true">{}</span>', "👑"))
+        if face.icon:
+            parts.append(format_html('<span class="ico" aria-hidden="true">{}</span>', face.icon))
     if face.name and not short:
         ltr = mark_safe(' dir="ltr"') if face.ltr else ""
         parts.append(format_html('<span class="nm"{}>{}</span>', ltr, face.name))
@@ -197,6 +209,21 @@ def card_chip(
         node["kind"],
         face.title,
         format_html_join("", "{}", ((p,) for p in parts)),
+    )
+
+
+def _picture(slug: str, node: Any, alt: str) -> SafeString | None:
+    """The card's picture from the game's art module (a back for ``None``), or None for a game
+    without pictures."""
+    try:
+        module = art_module(slug)
+    except KeyError:
+        return None
+    art = module.face(node) if node is not None else module.back()
+    return format_html(
+        '<img class="pic" src="{}" alt="{}" width="30" height="42">',
+        static(picture_path(slug, art)),
+        alt,
     )
 
 
