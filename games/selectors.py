@@ -311,6 +311,15 @@ def wait_is_current(game_id: int, wait_seq: int, user_id: int) -> bool:
     return index is not None and bool(row >> index & 1)
 
 
+def wait_deadline(game_id: int) -> Any:
+    """When the game's current wait is due (None without one): how long its push may live."""
+    return (
+        Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE)
+        .values_list("deadline_at", flat=True)
+        .first()
+    )
+
+
 def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
     """The human whose turn it is, if the viewer is another player (turns only: in a secret
     window, who has not answered is not to be shown)."""
