@@ -50,7 +50,7 @@ def server_env(**extra: str) -> dict[str, str]:
     }
 
 
-def stop(proc: subprocess.Popen | None) -> None:
+def stop(proc: subprocess.Popen | None, grace: float = 5) -> None:
     """SIGTERM to the server's process group, then SIGKILL: Daphne does not exit on SIGTERM
     while sync views are in flight (their threads wait on the stopped event loop)."""
     if proc is None or proc.poll() is not None:
@@ -58,7 +58,7 @@ def stop(proc: subprocess.Popen | None) -> None:
     with contextlib.suppress(ProcessLookupError):
         os.killpg(proc.pid, signal.SIGTERM)
     try:
-        proc.wait(5)
+        proc.wait(grace)
     except subprocess.TimeoutExpired:
         with contextlib.suppress(ProcessLookupError):
             os.killpg(proc.pid, signal.SIGKILL)

@@ -46,7 +46,7 @@ def stack(transactional_db, tmp_path, monkeypatch) -> Iterator[Stack]:
         yield Stack(base, emails)
     finally:
         started.join()
-        stop(proc)
+        stop(proc, grace=1)  # its sockets keep it up on SIGTERM; nothing left to serve
         worker.kill()  # nothing to finish gracefully: the test is over
 
 
