@@ -11,7 +11,7 @@ from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 from django.test import Client
 
 from games import services
@@ -134,6 +134,8 @@ def test_an_open_form_survives_another_players_move_and_the_clock_ticks(
             )
             history_after = page.locator('[data-live="history"]').get_attribute("data-sig")
         finally:
+            # the ORM calls made while Playwright's loop ran have a connection of their own
+            connections.close_all()
             browser.close()
 
     assert kept["sameDocument"]  # no reload

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.db import connections
 
 from tests.games.worker import Worker, flush_broker
 from tests.journeys.drive import SWAP_WATCH
@@ -59,6 +60,9 @@ def browser(stack) -> Iterator[Any]:
         try:
             yield chromium
         finally:
+            # The ORM calls made while Playwright's loop runs have a connection of their own
+            # (another context): close it here, or the test database cannot be dropped.
+            connections.close_all()
             chromium.close()
 
 

@@ -152,9 +152,14 @@ def click_move(page: Any, type: str, **fields: Any) -> int:
     """Chooses the move in the page's form and presses its button, without waiting for the
     answer; returns the seat's revision before it."""
     wanted = _wanted(fields)
-    handle = page.wait_for_function(FIND_FORM, arg=[type, wanted], timeout=15_000)
-    settle(page)
-    found = page.evaluate(FIND_FORM, [type, wanted]) or handle.json_value()
+    for _attempt in range(5):
+        page.wait_for_function(FIND_FORM, arg=[type, wanted], timeout=15_000)
+        settle(page)
+        found = page.evaluate(FIND_FORM, [type, wanted])  # still there after the last swap?
+        if found:
+            break
+    else:
+        raise AssertionError(f"no form for {type} {fields}: {_messages(page)}")
     form = page.locator("#live-root form").nth(found["index"])
     for name, value in found["picks"].items():
         select = form.locator(f'select[name="f_{name}"]')

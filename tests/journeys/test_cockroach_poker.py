@@ -113,15 +113,15 @@ def test_sign_up_befriend_play_cockroach_poker_royal_to_the_end_and_replay(stack
     for asker, friend in (("ada", "ben"), ("ada", "cy"), ("ben", "cy")):
         page = pages[asker]
         page.goto(f"{base}/friends/?who={friend}")
-        page.locator('form[action="/friends/requests/"] button[type="submit"]').click()
-        page.wait_for_load_state()
+        with page.expect_navigation():
+            page.locator('form[action="/friends/requests/"] button[type="submit"]').click()
     for name in ("ben", "cy"):
         page = pages[name]
         page.goto(f"{base}/friends/")
         accept = page.locator('form[action$="/accept/"] button[type="submit"]')
         while accept.count():
-            accept.first.click()
-            page.wait_for_load_state()
+            with page.expect_navigation():
+                accept.first.click()
     shoot(cy, JOURNEY, "02-friends")
     ada.goto(f"{base}/friends/")
     for friend in ("ben", "cy"):
