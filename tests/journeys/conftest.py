@@ -19,8 +19,6 @@ from tests.live_server import server_env, start_daphne, stop
 
 CHROMIUM = "/usr/bin/chromium"
 
-pytestmark = [pytest.mark.browser]
-
 
 @dataclass
 class Stack:
