@@ -172,6 +172,8 @@ def test_sign_up_befriend_play_cockroach_poker_royal_to_the_end_and_replay(stack
         if kind in shots:
             shoot(page, JOURNEY, shots.pop(kind))
         if not penalty_shot and _happened(game, "penalty"):
+            # the mover's page tells the penalty in place (its history part)
+            assert "penalty" in page.locator('[data-live="history"]').inner_text().lower()
             shoot(page, JOURNEY, "06-royal-penalty")
             penalty_shot = True
     game.refresh_from_db()
