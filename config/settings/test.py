@@ -12,6 +12,11 @@ from config.vapid import from_environment
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# A live server for the browser journeys (tests/live_server.py) writes each email as a file
+# into the folder the test reads: it runs in another process, out of reach of mail.outbox.
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "")
+if EMAIL_FILE_PATH:
+    EMAIL_BACKEND = "config.mail.FileEmailBackend"
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
