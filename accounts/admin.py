@@ -17,8 +17,16 @@ from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts import services
-from accounts.models import ApiToken, Block, FriendRequest, Friendship, ModerationLog, User
+from accounts import push, services
+from accounts.models import (
+    ApiToken,
+    Block,
+    FriendRequest,
+    Friendship,
+    ModerationLog,
+    PushSubscription,
+    User,
+)
 
 # The one place accounts reaches into games: a ban hands the player's seats to the bot.
 # (accounts.services stays free of games; the games service writes its own log rows.)
@@ -216,6 +224,25 @@ class ApiTokenAdmin(ReadOnlyAdmin):
             ngettext("Revoked %(count)d token.", "Revoked %(count)d tokens.", count)
             % {"count": count},
         )
+
+
+@admin.register(PushSubscription)
+class PushSubscriptionAdmin(ReadOnlyAdmin):
+    """Which devices a player gets pushes on; the keys and the endpoint are not shown (the
+    endpoint is a capability: with our VAPID key, it reaches the player's device)."""
+
+    list_display = ("user", "label", "created_at", "last_success_at", "failures")
+    search_fields = ("user__username", "label")
+    list_select_related = ("user",)
+    fields = ("user", "label", "created_at", "last_success_at", "failures")
+    readonly_fields = fields
+
+    def delete_model(self, request: HttpRequest, obj: PushSubscription) -> None:
+        push.unsubscribe(obj.user, subscription_id=obj.pk)  # keeps the player's device count
+
+    def delete_queryset(self, request: HttpRequest, queryset: QuerySet[PushSubscription]) -> None:
+        for subscription in queryset.select_related("user"):
+            push.unsubscribe(subscription.user, subscription_id=subscription.pk)
 
 
 @admin.register(ModerationLog)

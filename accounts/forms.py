@@ -11,7 +11,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts import selectors
-from accounts.models import AVATAR_COLOUR_CHOICES, EmailPreference, User
+from accounts.models import AVATAR_COLOUR_CHOICES, EmailPreference, Notification, User
 from accounts.selectors import display_name_taken
 from config.inputs import has_bidi_controls, has_control_characters
 
@@ -115,3 +115,12 @@ class FindPlayerForm(forms.Form):
                 _("There is no player with that username or email."), code="unknown_user"
             )
         return player
+
+
+class PushKindsForm(forms.Form):
+    kinds = forms.MultipleChoiceField(
+        label=_("Push notifications for"),
+        choices=Notification.Kind.choices,
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+    )

@@ -34,6 +34,14 @@ PRESENCE_SECONDS = 60  # the grace after the last heartbeat (three missed beats)
 UNSUBSCRIBE_SALT = "fibbers.unsubscribe"
 
 
+def _push_state(user: User, kind: str) -> str:
+    """Pending when the player has a device subscribed and wants this kind pushed (the row is
+    already loaded: no query)."""
+    if user.push_devices and kind in (user.push_kinds or []):
+        return Notification.Push.PENDING
+    return Notification.Push.NONE
+
+
 def notify(
     user: User,
     kind: str,
@@ -51,11 +59,16 @@ def notify(
         game_id=game_id,
         wait_seq=wait_seq,
         email=email,
+        push=_push_state(user, kind),
     )
     if email == Notification.Email.PENDING:
         from accounts import tasks
 
         transaction.on_commit(lambda: tasks.queue_notification_email(note.pk))
+    if note.push == Notification.Push.PENDING:
+        from accounts import tasks
+
+        transaction.on_commit(lambda: tasks.queue_notification_push(note.pk))
     return note
 
 
@@ -91,13 +104,24 @@ def notify_all(notices: list[Notice], supersede: tuple[int, Iterable[str]] | Non
             wait_seq=n.wait_seq,
             created_at=now,
             email=Notification.Email.PENDING if n.kind in EMAIL_KINDS else Notification.Email.NONE,
+            push=_push_state(n.user, n.kind),
         )
         for n in notices
     ]
     if supersede is not None and connection.vendor == "postgresql":
         game_id, kinds = supersede
         table = Notification._meta.db_table
-        columns = ("user_id", "kind", "text", "url", "game_id", "wait_seq", "created_at", "email")
+        columns = (
+            "user_id",
+            "kind",
+            "text",
+            "url",
+            "game_id",
+            "wait_seq",
+            "created_at",
+            "email",
+            "push",
+        )
         rows = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ", NULL, NULL)"] * len(notes))
         params: list[Any] = [now, [n.user_id for n in notes], game_id, list(kinds)]
         for note in notes:
@@ -128,6 +152,11 @@ def notify_all(notices: list[Notice], supersede: tuple[int, Iterable[str]] | Non
         from accounts import tasks
 
         transaction.on_commit(lambda: [tasks.queue_notification_email(pk) for pk in pending])
+    pushes = [n.pk for n in notes if n.push == Notification.Push.PENDING]
+    if pushes:
+        from accounts import tasks
+
+        transaction.on_commit(lambda: [tasks.queue_notification_push(pk) for pk in pushes])
 
 
 def prune(now: Any = None) -> int:
@@ -161,6 +190,19 @@ _wait_is_current: Callable[[int, int, int], bool] = lambda game_id, wait_seq, us
 def register_wait_check(check: Callable[[int, int, int], bool]) -> None:
     global _wait_is_current
     _wait_is_current = check
+
+
+# ... and when a game's current wait is due (how long a push about it may live).
+_wait_deadline: Callable[[int], Any] = lambda game_id: None  # noqa: E731
+
+
+def register_wait_deadline(lookup: Callable[[int], Any]) -> None:
+    global _wait_deadline
+    _wait_deadline = lookup
+
+
+def wait_deadline(game_id: int) -> Any:
+    return _wait_deadline(game_id)
 
 
 def unread_count(user: User) -> int:
@@ -218,6 +260,18 @@ def mark_online(user_id: int) -> None:
 # --- the email decision --------------------------------------------------------------------
 
 
+def notice_stands(note: Notification) -> bool:
+    """Whether a notice still says something true, for a delayed email or push: unread, and if
+    it is about a wait, that wait is the game's current one and still owes this player."""
+    if note.read_at is not None:
+        return False  # seen in the app already
+    return (
+        note.game_id is None
+        or note.wait_seq is None
+        or _wait_is_current(note.game_id, note.wait_seq, note.user_id)
+    )
+
+
 def email_decision(note: Notification) -> str:
     """What to do with a pending email now: "send", "digest" or "skip"."""
     user = note.user
@@ -225,14 +279,8 @@ def email_decision(note: Notification) -> str:
         return "skip"
     if note.kind == Notification.Kind.REMINDER and not user.email_reminders:
         return "skip"
-    if note.read_at is not None:
-        return "skip"  # seen in the app already
-    if (
-        note.game_id is not None
-        and note.wait_seq is not None
-        and not _wait_is_current(note.game_id, note.wait_seq, note.user_id)
-    ):
-        return "skip"  # the wait it was about is over: the email would only mislead
+    if not notice_stands(note):
+        return "skip"  # seen in the app already, or the wait it was about is over
     if user.email_preference == EmailPreference.DIGEST:
         return "digest"
     if note.game_id is not None:

@@ -42,6 +42,22 @@ def queue_notification_email(notification_id: int) -> None:
         log.warning("could not queue the email for notification %s", notification_id)
 
 
+def queue_notification_push(notification_id: int) -> None:
+    """After PUSH_DELAY: a notice read in the meantime is not pushed (accounts.push)."""
+    try:
+        send_notification_push.apply_async((notification_id,), countdown=settings.PUSH_DELAY)
+    except Exception:  # the broker being down costs a push, never a move
+        log.warning("could not queue the push for notification %s", notification_id)
+
+
+@shared_task(acks_late=True, ignore_result=True, soft_time_limit=50, time_limit=60)
+def send_notification_push(notification_id: int) -> str:
+    """On the ``email`` queue (config.settings routes accounts.tasks there)."""
+    from accounts import push
+
+    return push.send_notification(notification_id)
+
+
 def _absolute(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 

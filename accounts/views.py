@@ -2,10 +2,13 @@
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.utils import translation
@@ -14,9 +17,16 @@ from django.utils.translation import gettext as _
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import notifications, selectors, services
-from accounts.forms import ApiTokenForm, FindPlayerForm, ProfileForm
-from accounts.models import ApiToken, EmailPreference, FriendRequest, Notification, User
+from accounts import notifications, push, selectors, services
+from accounts.forms import ApiTokenForm, FindPlayerForm, ProfileForm, PushKindsForm
+from accounts.models import (
+    ApiToken,
+    EmailPreference,
+    FriendRequest,
+    Notification,
+    PushSubscription,
+    User,
+)
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -42,6 +52,10 @@ def _render_profile(
         "form": profile_form or ProfileForm.for_user(user),
         "token_form": token_form or ApiTokenForm(),
         "tokens": selectors.active_tokens(user),
+        "push_enabled": push.enabled(),
+        "push_key": settings.VAPID_PUBLIC_KEY,
+        "push_form": PushKindsForm(initial={"kinds": user.push_kinds}),
+        "push_devices": PushSubscription.objects.filter(user=user),
     }
     return render(request, "accounts/profile.html", context)
 
@@ -100,6 +114,69 @@ def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
     services.api_token_revoke(request.user, token)
     messages.success(request, _("The token “%(name)s” is revoked.") % {"name": token.name})
     return redirect("profile")
+
+
+# --- Web push ---------------------------------------------------------------------------------
+
+
+@login_required
+@require_POST
+def push_subscribe(request: HttpRequest) -> HttpResponse:
+    """The browser's PushSubscription.toJSON(), posted by static/js/push.js."""
+    try:
+        data = json.loads(request.body or b"{}")
+        keys = data.get("keys") or {}
+        endpoint, p256dh, auth = str(data["endpoint"]), str(keys["p256dh"]), str(keys["auth"])
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return JsonResponse(
+            {"error": "bad_request", "message": _("That was not a push subscription.")}, status=400
+        )
+    try:
+        push.subscribe(request.user, endpoint, p256dh, auth, request.headers.get("User-Agent", ""))
+    except push.PushError as error:
+        return JsonResponse({"error": error.code, "message": error.message}, status=400)
+    return JsonResponse({"ok": True}, status=201)
+
+
+@login_required
+@require_POST
+def push_unsubscribe(request: HttpRequest) -> HttpResponse:
+    """From the script (JSON with the endpoint this browser drops) or from the profile's list
+    of devices (a form with the subscription's id)."""
+    if request.content_type == "application/json":
+        try:
+            endpoint = str(json.loads(request.body or b"{}")["endpoint"])
+        except (ValueError, KeyError, TypeError):
+            return JsonResponse({"error": "bad_request"}, status=400)
+        push.unsubscribe(request.user, endpoint=endpoint)
+        return JsonResponse({"ok": True})
+    subscription = request.POST.get("subscription", "")
+    if subscription.isdigit() and push.unsubscribe(request.user, subscription_id=int(subscription)):
+        messages.success(request, _("That device gets no more push notifications."))
+    return redirect("profile")
+
+
+@login_required
+@require_POST
+def push_kinds(request: HttpRequest) -> HttpResponse:
+    form = PushKindsForm(request.POST)
+    if form.is_valid():
+        push.set_kinds(request.user, form.cleaned_data["kinds"])
+        messages.success(request, _("Your push notification choices are saved."))
+    return redirect("profile")
+
+
+SERVICE_WORKER = Path(settings.BASE_DIR) / "static" / "js" / "push-sw.js"
+
+
+@require_GET
+def push_service_worker(request: HttpRequest) -> HttpResponse:
+    """Served from the site's root so its scope is the whole site; always revalidated, so a
+    new version reaches browsers at once."""
+    response = HttpResponse(SERVICE_WORKER.read_bytes(), content_type="text/javascript")
+    response["Cache-Control"] = "no-cache"
+    response["Service-Worker-Allowed"] = "/"
+    return response
 
 
 # --- Friends ----------------------------------------------------------------------------------

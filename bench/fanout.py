@@ -34,10 +34,8 @@ from api_moves import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
     ensure_database,
-    free_port,
     redis_reachable,
     setup_django,
-    stop_server,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -242,17 +240,16 @@ async def run(args: argparse.Namespace, base: str, tables: list[dict[str, Any]])
 
 
 def main(argv: list[str] | None = None) -> int:
-    import subprocess
-
     args = parse_args(argv)
     if not redis_reachable(args.redis_url):
         raise SystemExit("Redis is needed: the fan-out goes through the Redis channel layer")
     ensure_database(args.database_url)
     args.seconds, args.games_arg = 0, args.games
     setup_django(args)
+    from tests.live_server import daphne  # the repository root is on the path now
+
     tag = str(int(time.time()))
     user_ids, tables = make_tables(tag, args.games)
-    port = free_port()
     env = {
         **os.environ,
         "DJANGO_SETTINGS_MODULE": "config.settings.local",
@@ -264,41 +261,12 @@ def main(argv: list[str] | None = None) -> int:
     }
     env.pop("DB_POOL", None)  # the pool on, as in production
     log_path = Path(tempfile.mkdtemp()) / "daphne.log"
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "daphne",
-                "-b",
-                "127.0.0.1",
-                "-p",
-                str(port),
-                "-v",
-                "0",
-                "config.asgi:application",
-            ],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
     try:
-        import socket
-
-        deadline = time.monotonic() + 60
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), 1).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise SystemExit(log_path.read_text()[-3000:]) from None
-                time.sleep(0.2)
-        results = asyncio.run(run(args, f"http://127.0.0.1:{port}", tables))
+        with daphne(env, log_path, verbosity=0) as base:
+            results = asyncio.run(run(args, base, tables))
+    except RuntimeError as exc:  # the server did not come up
+        raise SystemExit(str(exc)) from None
     finally:
-        stop_server(proc)
         if not args.keep:
             from accounts.models import User
             from games.models import Game

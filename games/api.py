@@ -170,8 +170,8 @@ WRITE_ERRORS = {**ERRORS, 409: Error}
 
 
 def _visible(request: HttpRequest, game_id: int) -> Game:
-    game = selectors.game_with_seats(game_id)
-    if game is None or not selectors.can_view(game, request.auth):
+    game = selectors.visible_game(game_id, request.auth)
+    if game is None:
         raise GameNotFound()
     return game
 

@@ -7,7 +7,8 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from accounts.notifications import register_wait_check
-        from games.selectors import wait_is_current
+        from accounts.notifications import register_wait_check, register_wait_deadline
+        from games.selectors import wait_deadline, wait_is_current
 
         register_wait_check(wait_is_current)
+        register_wait_deadline(wait_deadline)

@@ -1,8 +1,9 @@
 """Turns an engine's view and legal actions into things a generic page can draw and post.
 
 Nothing here knows a particular game: card names come from the view itself (any object with
-an ``id`` and a ``kind``/``label``), seat numbers become player names, and each action type
-becomes one form (a button, or one select per field that varies).
+an ``id`` and a ``kind``/``label``), seat numbers become player names (the game's presentation
+says which action fields are seats), and each action type becomes one form (a button, or one
+select per field that varies).
 """
 
 from __future__ import annotations
@@ -11,24 +12,13 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.labels import word
+from games.catalog.base import Presentation
+from games.catalog.registry import GENERIC
 
-SEAT_FIELDS = {
-    "to",
-    "target",
-    "seat",
-    "player",
-    "receiver",
-    "successor",
-    "emperor",
-    "victim",
-    "from",
-    "whom",
-}
 BUTTONS_UP_TO = 12
 
 
-def card_labels(view: Any) -> dict[int, str]:
+def card_labels(view: Any, presentation: Presentation = GENERIC) -> dict[int, str]:
     labels: dict[int, str] = {}
 
     def walk(node: Any) -> None:
@@ -37,7 +27,9 @@ def card_labels(view: Any) -> dict[int, str]:
             name = node.get("label") or node.get("kind") or node.get("name")
             if isinstance(ident, int) and not isinstance(ident, bool) and isinstance(name, str):
                 if not node.get("label") and name == node.get("kind"):
-                    name = word(name)  # a kind is an engine word; a label is already a name
+                    name = presentation.word(
+                        name
+                    )  # a kind is an engine word; a label is already a name
                 value = node.get("value")
                 labels[ident] = (
                     f"{name} {value}" if isinstance(value, int) and str(value) not in name else name
@@ -52,28 +44,34 @@ def card_labels(view: Any) -> dict[int, str]:
     return labels
 
 
-def _humanise(text: str, labels: dict[str, Any]) -> str:
+def _humanise(text: str, labels: dict[str, Any], presentation: Presentation) -> str:
     """``text`` translated; the view's own label only for a word the site does not know."""
     own = labels.get(text)
-    return word(text, own if isinstance(own, str) else None)
+    return presentation.word(text, own if isinstance(own, str) else None)
 
 
 def describe_value(
-    name: str, value: Any, cards: dict[int, str], players: list[str], words: dict[str, str]
+    name: str,
+    value: Any,
+    cards: dict[int, str],
+    players: list[str],
+    words: dict[str, str],
+    presentation: Presentation = GENERIC,
 ) -> str:
     if isinstance(value, bool):
-        return _humanise(str(value).lower(), words)
+        return _humanise(str(value).lower(), words, presentation)
     if isinstance(value, int):
-        if name in SEAT_FIELDS and 0 <= value < len(players):
+        if name in presentation.seat_fields and 0 <= value < len(players):
             return players[value]
         if "card" in name and value in cards:
             return cards[value]
         return str(value)
     if isinstance(value, str):
-        return _humanise(value, words)
+        return _humanise(value, words, presentation)
     if isinstance(value, list):
         return ", ".join(
-            describe_value(name.rstrip("s"), item, cards, players, words) for item in value
+            describe_value(name.rstrip("s"), item, cards, players, words, presentation)
+            for item in value
         )
     return json.dumps(value)
 
@@ -92,10 +90,18 @@ class ActionGroup:
         default_factory=list
     )  # (posted fields, label)
     fields: list[FieldChoice] = field(default_factory=list)
+    secondary: bool = False  # a move out of turn (the game says which), folded away
+    open: bool = False  # a folded move the moment calls for (the game says when)
 
 
-def action_groups(legal: list[dict[str, Any]], view: Any, players: list[str]) -> list[ActionGroup]:
-    cards = card_labels(view)
+def action_groups(
+    legal: list[dict[str, Any]],
+    view: Any,
+    players: list[str],
+    presentation: Presentation = GENERIC,
+) -> list[ActionGroup]:
+    """One group per action type, the game's most common move first (a stable sort)."""
+    cards = card_labels(view, presentation)
     words = (
         view.get("labels", {})
         if isinstance(view, dict) and isinstance(view.get("labels"), dict)
@@ -104,7 +110,15 @@ def action_groups(legal: list[dict[str, Any]], view: Any, players: list[str]) ->
     groups: dict[str, ActionGroup] = {}
     for action in legal:
         kind = action["type"]
-        groups.setdefault(kind, ActionGroup(kind, _humanise(kind, words)))
+        groups.setdefault(
+            kind,
+            ActionGroup(
+                kind,
+                _humanise(kind, words, presentation),
+                secondary=presentation.is_secondary(kind),
+                open=presentation.opens(kind, view if isinstance(view, dict) else {}),
+            ),
+        )
     for kind, group in groups.items():
         actions = [a for a in legal if a["type"] == kind]
         names = sorted({k for a in actions for k in a if k != "type"})
@@ -112,7 +126,7 @@ def action_groups(legal: list[dict[str, Any]], view: Any, players: list[str]) ->
             for action in actions:
                 posted = {f"f_{k}": json.dumps(action[k]) for k in names if k in action}
                 text = ", ".join(
-                    describe_value(k, action[k], cards, players, words)
+                    describe_value(k, action[k], cards, players, words, presentation)
                     for k in names
                     if k in action
                 )
@@ -124,10 +138,11 @@ def action_groups(legal: list[dict[str, Any]], view: Any, players: list[str]) ->
                 if name in action:
                     encoded = json.dumps(action[name])
                     seen.setdefault(
-                        encoded, describe_value(name, action[name], cards, players, words)
+                        encoded,
+                        describe_value(name, action[name], cards, players, words, presentation),
                     )
             group.fields.append(FieldChoice(name, sorted(seen.items(), key=lambda item: item[1])))
-    return list(groups.values())
+    return sorted(groups.values(), key=lambda g: presentation.move_rank(g.type))
 
 
 def action_from_post(data: Any, legal: list[dict[str, Any]]) -> dict[str, Any] | None:

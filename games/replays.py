@@ -2,8 +2,13 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from typing import Any
 
+from django.utils.translation import gettext as _
+
+from games.catalog import registry as catalog
+from games.catalog.base import Mark
 from games.engines import registry
 from games.models import Event, Game
 
@@ -18,7 +23,7 @@ def rebuild(game: Game) -> Any:
 
 
 def full_replay(game: Game) -> list[dict[str, Any]]:
-    """Every step with the full state and every event, hidden or not. Only for finished games."""
+    """Every step with the full state and every event, hidden or not (the staff's full log)."""
     engine = registry.get(game.engine, game.rules_version)
     state = engine.setup(game.seats_count, game.options, game.seed)
     steps = [
@@ -37,3 +42,60 @@ def full_replay(game: Game) -> list[dict[str, Any]]:
             }
         )
     return steps
+
+
+@dataclass
+class RevealStep:
+    """One step of the reveal: who moved, what happened in words (hidden cards included),
+    the bluffs and cheats it made, and whether a round (in the game's sense) began."""
+
+    index: int
+    actor: str | None
+    lines: list[dict[str, Any]]
+    marks: list[Mark]
+    starts_round: bool = False
+
+
+@dataclass
+class Reveal:
+    steps: list[RevealStep] = field(default_factory=list)
+    states: list[Any] = field(default_factory=list)
+
+    @property
+    def rounds(self) -> list[int]:
+        """The steps at which a round begins (the replay's jumps)."""
+        return [s.index for s in self.steps if s.starts_round]
+
+    @property
+    def marked(self) -> list[RevealStep]:
+        """Every step with a bluff or a cheat."""
+        return [s for s in self.steps if s.marks]
+
+
+def reveal(game: Game, players: list[str]) -> Reveal:
+    """The finished game step by step from its seed, told by its own presentation."""
+    engine = registry.get(game.engine, game.rules_version)
+    presentation = catalog.get(game.engine)
+    state = engine.setup(game.seats_count, game.options, game.seed)
+    out = Reveal(
+        [RevealStep(0, None, [{"text": _("The cards are dealt."), "secret": False}], [])],
+        [state],
+    )
+    for index, row in enumerate(Event.objects.filter(game=game).order_by("seq"), start=1):
+        before = state
+        state, events = engine.apply(state, row.seat, row.action)
+        told = [e.to_dict() for e in events]
+        out.steps.append(
+            RevealStep(
+                index,
+                players[row.seat] if row.seat is not None and row.seat < len(players) else None,
+                [
+                    {"text": presentation.sentence(e, players), "secret": e["to"] is not None}
+                    for e in told
+                ],
+                presentation.marks(before, row.seat, row.action, told, players),
+                any(e["kind"] in presentation.round_kinds for e in told),
+            )
+        )
+        out.states.append(state)
+    return out

@@ -48,6 +48,13 @@ def seat_of(game: Game, user: Any) -> Seat | None:
     return next((s for s in game.seats.all() if s.user_id == user.pk), None)
 
 
+def visible_game(game_id: int, user: Any) -> Game | None:
+    """The game with its seats if ``user`` may see it (``can_view``), else None: pages, table
+    talk and the API answer "no such game" alike, so a stranger cannot tell the two apart."""
+    game = game_with_seats(game_id)
+    return game if game is not None and can_view(game, user) else None
+
+
 def can_view(game: Game, user: Any) -> bool:
     """Players, invitees, and (if spectating is on) friends of a player. Everyone else: 404.
 
@@ -189,10 +196,12 @@ def events_for(
 ) -> list[dict[str, Any]]:
     """The log as the caller's seat may see it; everything once the game is over.
     ``last``: only the newest rows (the table page)."""
-    return _entries(game, user, _numbered_rows(game, user, after, last=last))
+    return _entries(game, user, _numbered_rows(game, user, after, last=last), secrets=True)
 
 
-def _entries(game: Game, user: Any, numbered: list[tuple[int, Event]]) -> list[dict[str, Any]]:
+def _entries(
+    game: Game, user: Any, numbered: list[tuple[int, Event]], secrets: bool = False
+) -> list[dict[str, Any]]:
     seat = viewer_seat_index(game, user)
     reveal = game.is_over
     rows = []
@@ -201,7 +210,10 @@ def _entries(game: Game, user: Any, numbered: list[tuple[int, Event]]) -> list[d
         for raw in row.events:
             event = EngineEvent.from_dict(raw)
             if reveal or event.visible_to(seat):
-                visible.append({"kind": event.kind, "data": dict(event.data)})
+                shown = {"kind": event.kind, "data": dict(event.data)}
+                if secrets:  # the page's lock: the engine addressed it to some seats only
+                    shown["secret"] = event.to is not None
+                visible.append(shown)
         # Who acted is not shown: a cheat or a secret answer must stay anonymous. The engine's
         # events say publicly whatever the rules make public.
         entry: dict[str, Any] = {
@@ -378,6 +390,15 @@ def wait_is_current(game_id: int, wait_seq: int, user_id: int) -> bool:
         .first()
     )
     return index is not None and bool(row >> index & 1)
+
+
+def wait_deadline(game_id: int) -> Any:
+    """When the game's current wait is due (None without one): how long its push may live."""
+    return (
+        Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE)
+        .values_list("deadline_at", flat=True)
+        .first()
+    )
 
 
 def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:

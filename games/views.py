@@ -20,6 +20,7 @@ from accounts import notifications
 from accounts.models import User
 from accounts.selectors import are_friends
 from games import pending, presenters, replays, selectors, services
+from games.catalog import registry as catalog
 from games.engines import registry
 from games.errors import GameError, StaleVersion
 from games.forms import NewGameForm
@@ -28,8 +29,8 @@ from games.services import chat, notify, pace, vacation
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
-    game = selectors.game_with_seats(game_id)
-    if game is None or not selectors.can_view(game, request.user):
+    game = selectors.visible_game(game_id, request.user)
+    if game is None:
         raise Http404(_("There is no such game, or you may not see it."))
     return game
 
@@ -141,7 +142,10 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
     my_seat = selectors.seat_of(game, request.user)
     seats = list(game.seats.all())
     groups = presenters.action_groups(
-        payload["legal_actions"], payload["view"] or {}, payload["players"]
+        payload["legal_actions"],
+        payload["view"] or {},
+        payload["players"],
+        catalog.get(game.engine),
     )
     waiting = payload["waiting_for"] or {}
     wanted = (
@@ -155,6 +159,7 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
     now = timezone.now()
     return {
         "game": game,
+        "game_slug": game.engine,
         "payload": payload,
         "groups": groups,
         "seat": seat,
@@ -173,7 +178,7 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         **_lobby_context(request, game),
         "nudge_target": selectors.nudge_target(game, seat),
         "my_seat": my_seat,
-        "rules_body": f"games/rules/{game.engine}.html" if game.learning else None,
+        "rules_body": f"catalog/{game.engine}/rules.html" if game.learning else None,
         "rematch": Game.objects.filter(rematch_of=game).first() if game.is_over else None,
         **_chat_context(request, game),
         "not_ready": services.not_ready(game, seats),
@@ -390,24 +395,34 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
 @never_cache
 @login_required
 def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+    """The reveal: the game's own board at each step, every card face up; it opens at the deal."""
     game = _visible_game(request, game_id)
     if not game.is_over or game.state is None:
         raise Http404(_("The reveal opens when the game is over."))
-    steps = replays.full_replay(game)
+    players = selectors.seat_names(game)
+    told = replays.reveal(game, players)
+    last = len(told.steps) - 1
     try:
-        index = max(0, min(int(request.GET.get("step", len(steps) - 1)), len(steps) - 1))
+        index = max(0, min(int(request.GET.get("step", 0)), last))
     except ValueError:
-        index = len(steps) - 1
+        index = 0
+    presentation = catalog.get(game.engine)
+    engine = registry.get(game.engine, game.rules_version)
+    view = presentation.reveal_view(engine, told.states[index])
     return render(
         request,
         "games/replay.html",
         {
             "game": game,
-            "steps": steps,
-            "step": steps[index],
+            "game_slug": game.engine,
+            "players": players,
+            "step": told.steps[index],
             "index": index,
-            "players": selectors.seat_names(game),
-            "final_view": registry.get(game.engine, game.rules_version).view(game.state, None),
+            "last": last,
+            "rounds": told.rounds,
+            "marked": told.marked,
+            "view": view,
+            "extras": presentation.board_extras(view, [], None, players),
         },
     )
 
@@ -418,7 +433,7 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "games/rules.html",
-        {"engine": registry.get(slug), "body": f"games/rules/{slug}.html"},
+        {"engine": registry.get(slug), "body": f"catalog/{slug}/rules.html"},
     )
 
 

@@ -23,6 +23,9 @@ trap cleanup EXIT INT TERM
   --schedule var/celerybeat-schedule >var/celery.log 2>&1 &
 pids+=($!)
 echo "Fibbers is running at http://$HOST:$PORT/  (Celery log: var/celery.log; Ctrl-C stops everything)"
+if [ -z "${EMAIL_BACKEND:-}" ] && [ "$DJANGO_SETTINGS_MODULE" = config.settings.local ]; then
+  echo "Emails (sign-up links, game emails) are files, one per message: ${EMAIL_FILE_PATH:-${FIBBERS_VAR_DIR:-$PWD/var}/emails}/"
+fi
 .venv/bin/daphne -b "$HOST" -p "$PORT" config.asgi:application &
 pids+=($!)
 wait -n "${pids[@]}"

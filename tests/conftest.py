@@ -6,6 +6,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from django.core.cache import cache
 from django.test import Client
+from django.utils import translation
 
 
 @pytest.fixture(autouse=True)
@@ -13,6 +14,15 @@ def _clear_cache(request):
     if "django_db_setup" in request.fixturenames or request.node.get_closest_marker("django_db"):
         cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _default_language():
+    """Each test starts in the site's default language: a page request in French leaves
+    French active in the test's thread (the locale middleware never deactivates it)."""
+    translation.activate("en")
+    yield
+    translation.deactivate()
 
 
 @pytest.fixture

@@ -2,7 +2,8 @@
 
 The catalogues live in ``locale/<lang>/LC_MESSAGES/django.po`` and are committed compiled
 (``django.mo``), so the site works translated where gettext is not installed. Words the game
-engines put in their views and actions are translated through ``games/labels.py``.
+engines put in their views and actions are translated through each game's presentation
+(``games/catalog/<game>/words.py``, then the shared ``games/labels.py``).
 """
 
 from __future__ import annotations
@@ -20,8 +21,9 @@ from django.utils import translation
 
 from accounts.services import friendship_create
 from games import services
+from games.catalog import registry as catalog
 from games.engines import registry
-from games.labels import WORDS, word
+from games.labels import WORDS
 from games.models import Seat
 from games.templatetags.boards import HIDDEN_KEYS
 
@@ -170,6 +172,7 @@ def test_every_engine_board_is_translated(started, engine, label):
 
 
 def test_a_word_is_a_pure_function_of_its_key():
+    word = catalog.get("cockroach-poker-royal").word
     with translation.override("fr"):
         assert word("stink_bug") == "punaise"
         assert word("stink_bug") == word("stink_bug")
@@ -269,11 +272,12 @@ def test_the_committed_compiled_catalogue_matches_the_po_file(lang):
 
 
 def test_every_game_word_has_a_catalogue_entry():
-    """Nothing was added to games/labels.py without running makemessages afterwards."""
+    """No game word was added without running makemessages afterwards."""
     entries = _entries(LOCALE / "fr" / "LC_MESSAGES" / "django.po")
     game_words = {e["msgid"] for e in entries if e.get("msgctxt") == "game"}
+    everything = [WORDS, *(p.words for p in catalog.PRESENTATIONS.values())]
     with translation.override("en"):
-        english = {str(text) for text in WORDS.values()}
+        english = {str(text) for words in everything for text in words.values()}
     assert english <= game_words, sorted(english - game_words)
 
 
@@ -317,5 +321,5 @@ def test_every_word_an_engine_shows_has_a_translation(slug):
             state, _ = engine.apply(state, seat, engine.bot_action(state, seat, rng))
         for seat in [None, 0]:
             _engine_words(engine.view(state, seat), found)
-    missing = sorted(found - set(WORDS))
-    assert missing == [], f"add these to games/labels.py (and translate them): {missing}"
+    missing = sorted(found - set(WORDS) - set(catalog.get(slug).words))
+    assert missing == [], f"add these to the game's words.py (and translate them): {missing}"

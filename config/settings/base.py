@@ -15,6 +15,8 @@ import dj_database_url
 from celery.schedules import crontab
 from django.utils.translation import gettext_lazy as _
 
+from config.vapid import from_environment
+
 BASE_DIR = Path(__file__).resolve().parents[2]
 VAR_DIR = Path(os.environ.get("FIBBERS_VAR_DIR", BASE_DIR / "var"))
 
@@ -215,6 +217,19 @@ NOTIFICATION_RETENTION_DAYS = int(os.environ.get("NOTIFICATION_RETENTION_DAYS", 
 NOTIFICATION_MAX_DAYS = int(os.environ.get("NOTIFICATION_MAX_DAYS", "365"))
 # A turn's email waits this long: read in the meantime, or its wait over, it is not sent.
 NOTIFICATION_EMAIL_DELAY = float(os.environ.get("NOTIFICATION_EMAIL_DELAY", "60"))
+
+# --- Web push (VAPID) -------------------------------------------------------------------
+# Without a private key push is off (the profile page says so). `make run` makes a pair once
+# in var/ (config/settings/local.py); production sets them (README, "Production").
+VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY = from_environment(None)
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@fibbers.localhost")
+# A push waits this long, so a notice read in the meantime (the table open) is not pushed.
+PUSH_DELAY = float(os.environ.get("PUSH_DELAY", "5"))
+PUSH_TIMEOUT = 5  # seconds per push service request (at most PUSH_MAX_DEVICES each)
+PUSH_MAX_DEVICES = 5  # subscriptions per player: a new one replaces the least used
+# Push endpoints must be https on a public address (no SSRF into our network). Tests set this
+# to reach their own push endpoint on 127.0.0.1 (http on a loopback address only).
+PUSH_ALLOW_LOOPBACK = env_bool("PUSH_ALLOW_LOOPBACK")
 
 # --- Accounts (django-allauth) ----------------------------------------------------------
 AUTHENTICATION_BACKENDS = [

@@ -7,10 +7,16 @@ os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/13")
 os.environ.setdefault("DB_POOL", "false")
 
 from config.settings.base import *  # noqa: F403
+from config.vapid import from_environment
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+# A live server for the browser journeys (tests/live_server.py) writes each email as a file
+# into the folder the test reads: it runs in another process, out of reach of mail.outbox.
+EMAIL_FILE_PATH = os.environ.get("EMAIL_FILE_PATH", "")
+if EMAIL_FILE_PATH:
+    EMAIL_BACKEND = "config.mail.FileEmailBackend"
 ACCOUNT_EMAIL_VERIFICATION = "mandatory"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
@@ -23,3 +29,10 @@ STORAGES = {
 REQUEST_LIMITS = {**REQUEST_LIMITS, "writes": 100_000, "ip": 100_000}  # noqa: F405
 # The browser test's Daphne serves the static files from their sources (no collectstatic).
 WHITENOISE_USE_FINDERS = True
+
+# Web push against the tests' own push endpoint on 127.0.0.1; one key pair for the test process
+# and its Celery worker (made once in var/).
+PUSH_ALLOW_LOOPBACK = True
+PUSH_DELAY = 0.0
+VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY = from_environment(VAR_DIR / "vapid-test-keys.json")  # noqa: F405
+VAPID_SUBJECT = "mailto:push-test@fibbers.localhost"

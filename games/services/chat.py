@@ -30,8 +30,8 @@ LIMITS = ((5, 10), (60, 3600))
 
 
 def _visible_game(user: User, game_id: int) -> Game:
-    game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
-    if game is None or not selectors.can_view(game, user):
+    game = selectors.visible_game(game_id, user)
+    if game is None:
         raise GameNotFound()
     return game
 

@@ -10,55 +10,13 @@ figures come from the log, which is only public at the end.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import Any
-
 from openskill.models import PlackettLuce
 
-from games.engines.cockroach_poker import cards as cockroach_cards
+from games.catalog import registry as catalog
 from games.models import Event, Game, PlayerRecord, Seat
 
 TAKEN_OVER = ("timeouts", "absent", "admin", "banned")
 MODEL = PlackettLuce()
-
-Figures = dict[str, int]
-
-
-def _cockroach(rows: list[Event], seat: int) -> Figures:
-    bluffs = calls_right = 0
-    for event in _public(rows, "called"):
-        data = event["data"]
-        kind = data["card"]["kind"]
-        bluffs += sum(
-            1
-            for link in data["chain"]
-            if link["from"] == seat and not cockroach_cards.is_true(kind, link["claim"])
-        )
-        calls_right += data["seat"] == seat and data["right"]
-    return {"bluffs": bluffs, "calls_right": calls_right}
-
-
-def _mogel_motte(rows: list[Event], seat: int) -> Figures:
-    cheats = sum(1 for row in rows if row.seat == seat and row.action.get("type") == "cheat")
-    caught = sum(
-        1 for e in _public(rows, "accused") if e["data"]["target"] == seat and e["data"]["right"]
-    )
-    return {"cheats_caught": caught, "cheats_uncaught": max(0, cheats - caught)}
-
-
-def _imperador(rows: list[Event], seat: int) -> Figures:
-    return {"lies_caught": sum(seat in e["data"]["seats"] for e in _public(rows, "liars_caught"))}
-
-
-FIGURES: dict[str, Callable[[list[Event], int], Figures]] = {
-    "cockroach-poker-royal": _cockroach,
-    "mogel-motte": _mogel_motte,
-    "imperador": _imperador,
-}
-
-
-def _public(rows: list[Event], kind: str) -> list[dict[str, Any]]:
-    return [e for row in rows for e in row.events if e["kind"] == kind and e["to"] is None]
 
 
 def record_finished(game: Game, seats: list[Seat]) -> None:
@@ -69,7 +27,7 @@ def record_finished(game: Game, seats: list[Seat]) -> None:
     if not players:
         return
     rows = list(Event.objects.filter(game=game).order_by("seq"))
-    figures = FIGURES.get(game.engine, lambda rows, seat: {})
+    figures = catalog.get(game.engine).figures  # the game's bluffing figures, if it has any
     records = {
         s.user_id: PlayerRecord.objects.select_for_update().get_or_create(
             user_id=s.user_id, engine=game.engine

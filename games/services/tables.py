@@ -187,7 +187,7 @@ def game_invite(creator: User, game_id: int, usernames: list[str]) -> list[Invit
 
 def game_leave(user: User, game_id: int) -> None:
     """A seated player leaves a table before the start: the seat is free again, and their
-    invitation reads "declined". The creator does not leave: they cancel the table (which asks
+    invitation is marked declined. The creator does not leave: they cancel the table (which asks
     first), since nobody else could start it."""
     with GameChange(game_id) as change:
         game = _lobby(change)

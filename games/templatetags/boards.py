@@ -8,33 +8,13 @@ from django import template
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 
-from games.labels import word
-from games.presenters import card_labels
+from games.catalog import registry
+from games.catalog.base import Presentation
+from games.templatetags.tables import render_card
 
 register = template.Library()
 
 HIDDEN_KEYS = {"labels", "claims", "game", "rules_version", "waiting", "seat", "over", "rng"}
-# Keys whose integer lists are physical cards (used by the staff/replay view of raw states).
-CARD_LIST_KEYS = {
-    "hand",
-    "hands",
-    "row",
-    "rows",
-    "pile",
-    "penalty",
-    "penalty_pile",
-    "sleeve",
-    "sleeves",
-    "draw",
-    "draw_pile",
-    "discard",
-    "floor",
-    "cards",
-    "deck",
-    "grid",
-    "objects",
-    "laid",
-}
 
 
 def _is_card(node: Any) -> bool:
@@ -45,34 +25,29 @@ def _is_card(node: Any) -> bool:
     )
 
 
-def _word(key: str, words: dict[str, Any]) -> str:
+def _word(key: str, ctx: dict[str, Any]) -> str:
     """``key`` translated; the view's own label only for a key the site does not know."""
-    own = words.get(key)
-    return word(key, own if isinstance(own, str) else None)
+    own = ctx["words"].get(key)
+    presentation: Presentation = ctx["presentation"]
+    return presentation.word(key, own if isinstance(own, str) else None)
 
 
-def _chip(node: dict[str, Any], words: dict[str, str]) -> SafeString:
-    kind = node.get("kind", "?")
-    name = node.get("label") or (_word(kind, words) if isinstance(kind, str) else kind)
-    value = node.get("value")
-    extra = f" {value}" if isinstance(value, int) and str(value) not in str(name) else ""
-    royal = " royal" if node.get("royal") else ""
-    return format_html(
-        '<span class="card{}" data-kind="{}">{}{}</span>', royal, node.get("kind", ""), name, extra
-    )
+def _chip(node: dict[str, Any], ctx: dict[str, Any]) -> SafeString:
+    """A card drawn where every card is drawn (``games/_card.html``)."""
+    return render_card(ctx["presentation"].slug, node)
 
 
-def _label(key: str, words: dict[str, str]) -> str:
-    text = _word(key, words)
+def _label(key: str, ctx: dict[str, Any]) -> str:
+    text = _word(key, ctx)
     return text[:1].upper() + text[1:]
 
 
 def _render(node: Any, key: str, ctx: dict[str, Any], depth: int) -> SafeString:
-    words, players, cards = ctx["words"], ctx["players"], ctx["cards"]
+    players = ctx["players"]
     if depth > 8:
         return format_html("{}", "…")
     if _is_card(node):
-        return _chip(node, words)
+        return _chip(node, ctx)
     if isinstance(node, dict):
         items = [(k, v) for k, v in node.items() if k not in HIDDEN_KEYS]
         if not items:
@@ -80,7 +55,7 @@ def _render(node: Any, key: str, ctx: dict[str, Any], depth: int) -> SafeString:
         rows = format_html_join(
             "",
             '<div class="kv"><dt>{}</dt><dd>{}</dd></div>',
-            ((_label(k, words), _render(v, k, ctx, depth + 1)) for k, v in items),
+            ((_label(k, ctx), _render(v, k, ctx, depth + 1)) for k, v in items),
         )
         return format_html('<dl class="tree">{}</dl>', rows)
     if isinstance(node, list):
@@ -89,14 +64,7 @@ def _render(node: Any, key: str, ctx: dict[str, Any], depth: int) -> SafeString:
         if all(_is_card(item) for item in node):
             return format_html(
                 '<span class="cards">{}</span>',
-                format_html_join("", "{}", ((_chip(c, words),) for c in node)),
-            )
-        if ctx["raw"] and key in CARD_LIST_KEYS and all(isinstance(i, int) for i in node):
-            return format_html(
-                '<span class="cards">{}</span>',
-                format_html_join(
-                    "", '<span class="card">{}</span>', ((cards.get(i, f"#{i}"),) for i in node)
-                ),
+                format_html_join("", "{}", ((_chip(c, ctx),) for c in node)),
             )
         if len(node) == len(players) and depth <= 2 and key.endswith("s"):
             rows = format_html_join(
@@ -112,25 +80,21 @@ def _render(node: Any, key: str, ctx: dict[str, Any], depth: int) -> SafeString:
     if isinstance(node, bool):
         return format_html("{}", "✓" if node else "✗")
     if isinstance(node, str):
-        return format_html("{}", _word(node, words))
+        return format_html("{}", _word(node, ctx))
     if node is None:
         return format_html('<span class="muted">{}</span>', "—")
     return format_html("{}", node)
 
 
 @register.simple_tag
-def board(view: Any, players: list[str], raw: bool = False, labels_from: Any = None) -> SafeString:
+def board(view: Any, players: list[str], slug: str = "") -> SafeString:
+    """The generic board: ``view`` as a tree, words from the game's presentation."""
     words = (
         view.get("labels", {})
         if isinstance(view, dict) and isinstance(view.get("labels"), dict)
         else {}
     )
-    ctx = {
-        "words": words,
-        "players": players,
-        "cards": card_labels(labels_from or view),
-        "raw": raw,
-    }
+    ctx = {"words": words, "players": players, "presentation": registry.get(slug)}
     if not isinstance(view, dict):
         return mark_safe("")
     return _render(view, "", ctx, 0)

@@ -18,7 +18,7 @@ def save_name(user, name: str):
         "/profile/",
         {
             "display_name": name,
-            "avatar_colour": "#2980b9",
+            "avatar_colour": "#1f6fa8",
             "language": "en",
             "time_zone": "UTC",
             "email_preference": "each",

@@ -115,7 +115,7 @@ def test_the_profile_service_validates_too(alice, state):
         services.profile_update(alice, time_zone="Nowhere/Special")
     with pytest.raises(ValidationError):
         services.profile_update(alice, avatar_colour="#000000")
-    assert alice.avatar_colour == "#2980b9"
+    assert alice.avatar_colour == "#1f6fa8"
     with pytest.raises(ValueError):
         services.profile_update(alice, is_staff=True)
     assert state() == before

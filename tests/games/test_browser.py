@@ -4,82 +4,25 @@ in place, an open form survives it, and the clock ticks."""
 
 from __future__ import annotations
 
-import contextlib
 import copy
-import os
 import random
 import re
-import signal
-import socket
-import subprocess
-import sys
-import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
-from pathlib import Path
 
 import pytest
 from django.conf import settings
-from django.db import connection
+from django.db import connection, connections
 from django.test import Client
 
 from games import services
 from games.engines import registry
 from games.models import Game
 from tests.games.helpers import next_human_move, seat_users
+from tests.live_server import daphne, server_env
 
-ROOT = Path(__file__).resolve().parents[2]
 CHROMIUM = "/usr/bin/chromium"
-DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextlib.contextmanager
-def daphne(log_path: Path) -> Iterator[str]:
-    """Daphne on a free loopback port against the test database and the test Redis."""
-    db = connection.settings_dict
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}"
-        f":{db['PORT'] or 5432}/{db['NAME']}",
-        "REDIS_URL": settings.REDIS_URL,
-    }
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [*DAPHNE, "-p", str(port), "config.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert proc.poll() is None, log_path.read_text()[-3000:]
-            with contextlib.suppress(OSError):
-                socket.create_connection(("127.0.0.1", port), 1).close()
-                break
-            time.sleep(0.2)
-        yield f"http://127.0.0.1:{port}"
-    finally:
-        # Daphne does not exit on SIGTERM with sync views in flight: SIGKILL after a grace.
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
 
 
 def in_thread(call):
@@ -135,7 +78,7 @@ def test_an_open_form_survives_another_players_move_and_the_clock_ticks(
     client.force_login(users[watcher])
     session = client.cookies[settings.SESSION_COOKIE_NAME].value
 
-    with daphne(tmp_path / "daphne.log") as base, sync_playwright() as pw:
+    with daphne(server_env(), tmp_path / "daphne.log") as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
             context = browser.new_context()
@@ -191,6 +134,8 @@ def test_an_open_form_survives_another_players_move_and_the_clock_ticks(
             )
             history_after = page.locator('[data-live="history"]').get_attribute("data-sig")
         finally:
+            # the ORM calls made while Playwright's loop ran have a connection of their own
+            connections.close_all()
             browser.close()
 
     assert kept["sameDocument"]  # no reload

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+import time
 
 import pytest
 from django.utils import timezone
@@ -10,71 +10,88 @@ from django.utils import timezone
 from games import services, tasks
 from games.engines import registry
 from games.models import Event, Game, Seat
-from games.services.change import schedule_deadline
+from games.services import tables
 from tests.games.worker import Worker, flush_broker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+# Every wait here is a real one: the table is created at a custom pace of a few seconds, so
+# the change path opens the wait, sets its deadline and sends the countdown itself. Only the
+# pace's lower bound (15 s for players) is lowered, to keep the suite quick.
+SHORT = 5
 
-def _due_in(game: Game, seconds: float) -> Game:
-    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() + timedelta(seconds=seconds))
-    game.refresh_from_db()
-    return game
+
+@pytest.fixture
+def quick(started, monkeypatch):
+    monkeypatch.setattr(tables, "MIN_MOVE_SECONDS", 1)
+
+    def start(engine: str) -> Game:
+        return started(engine, pace="custom", move_seconds=SHORT, window_seconds=SHORT)
+
+    return start
 
 
-def test_a_turn_deadline_fires_through_the_worker_and_the_bot_moves_for_the_seat(started, worker):
-    game = started("cockroach-poker-royal")
+def _timed_out(game: Game) -> bool:
+    return Game.objects.get(pk=game.pk).version > game.version
+
+
+def test_a_turn_deadline_fires_through_the_worker_and_the_bot_moves_for_the_seat(quick, worker):
+    game = quick("cockroach-poker-royal")
     engine = registry.get(game.engine)
     waiting_seat = engine.waiting_for(game.state).seats[0]
-    game = _due_in(game, 1.0)
-    schedule_deadline(game.pk, game.wait_seq, 1.0)
-    assert wait_for(lambda: Game.objects.get(pk=game.pk).version > game.version, timeout=20), (
-        worker.log_path.read_text()[-2000:]
-    )
+    assert game.deadline_at is not None
+    assert wait_for(lambda: _timed_out(game), timeout=SHORT + 15), worker.log_path.read_text()[
+        -2000:
+    ]
+    assert timezone.now() >= game.deadline_at  # never early
     event = Event.objects.get(game=game, seq=game.version + 1)
     assert event.reason == "timeout" and event.seat == waiting_seat
     assert Seat.objects.get(game=game, index=waiting_seat).consecutive_timeouts == 1
 
 
-def test_a_deadline_whose_task_was_lost_is_caught_by_the_sweeper(started, worker):
-    game = started("imperador")
-    game = _due_in(game, -5)  # overdue, and no task was ever scheduled
-    assert wait_for(lambda: Game.objects.get(pk=game.pk).version > game.version, timeout=20)
-    assert Event.objects.filter(game=game, reason="timeout").count() == 1
+def test_a_deadline_whose_task_was_lost_is_caught_by_the_sweeper(quick, tmp_path):
+    flush_broker()
+    game = quick("imperador")  # its countdown task waits in the broker: nobody runs it
+    flush_broker()  # ... and is lost
+    worker = Worker(tmp_path)
+    worker.start()
+    try:
+        assert wait_for(lambda: _timed_out(game), timeout=SHORT + 15)
+        assert Event.objects.filter(game=game, reason="timeout").count() == 1
+    finally:
+        worker.stop()
 
 
 def test_a_deadline_for_an_old_wait_does_nothing(started, worker):
-    game = started("mogel-motte")
-    game = _due_in(game, 3600)  # not due: only a stale fast-path task could fire
+    game = started("mogel-motte", pace="daily")  # its deadline is a day away
     tasks.apply_deadline.delay(game.pk, game.wait_seq - 1)
     tasks.apply_deadline.delay(game.pk, game.wait_seq)  # the right wait, but not due yet
     assert not wait_for(lambda: Game.objects.get(pk=game.pk).version != game.version, timeout=4)
     assert not Event.objects.filter(game=game, reason="timeout").exists()
 
 
-def test_running_the_same_deadline_twice_applies_it_once(started):
-    game = started("cockroach-poker-royal")
-    game = _due_in(game, -1)
+def test_running_the_same_deadline_twice_applies_it_once(quick):
+    flush_broker()  # no worker runs here: the test applies the deadline itself, twice
+    game = quick("cockroach-poker-royal")
+    time.sleep(max(0.0, (game.deadline_at - timezone.now()).total_seconds()) + 0.2)
     assert services.apply_deadline(game.pk, game.wait_seq) is True
     assert services.apply_deadline(game.pk, game.wait_seq) is False
     assert Event.objects.filter(game=game, reason="timeout").count() == 1
 
 
-def test_killing_and_restarting_the_worker_loses_no_deadline(started, tmp_path):
+def test_killing_and_restarting_the_worker_loses_no_deadline(quick, tmp_path):
     flush_broker()
     first = Worker(tmp_path)
     first.start()
     try:
-        game = started("cockroach-poker-royal")
-        game = _due_in(game, 4)
-        schedule_deadline(game.pk, game.wait_seq, 4)
+        game = quick("cockroach-poker-royal")  # the countdown goes to the running worker
     finally:
         first.kill()  # the task is in flight with nobody to run it
     assert Game.objects.get(pk=game.pk).version == game.version
     second = Worker(tmp_path)
     second.start()
     try:
-        assert wait_for(lambda: Game.objects.get(pk=game.pk).version > game.version, timeout=25)
+        assert wait_for(lambda: _timed_out(game), timeout=SHORT + 25)
         assert Event.objects.filter(game=game, reason="timeout").count() == 1
     finally:
         second.stop()

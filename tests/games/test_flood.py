@@ -3,84 +3,33 @@
 
 from __future__ import annotations
 
-import contextlib
 import http.client
 import json
 import os
-import signal
-import socket
-import subprocess
-import sys
 import threading
-import time
 from collections import Counter
-from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
-from django.conf import settings
-from django.db import connection
 from django.test import Client
 
 from accounts.services import api_token_create
+from tests.live_server import daphne, server_env
 
-ROOT = Path(__file__).resolve().parents[2]
 PARALLEL = int(os.environ.get("FLOOD_PARALLEL", "150"))
 ROUNDS = int(os.environ.get("FLOOD_ROUNDS", "3"))  # each thread's requests, one after another
-
-DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.slow]
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-@contextlib.contextmanager
-def daphne(log_path: Path):
-    db = connection.settings_dict
-    port = _free_port()
-    env = {
-        **os.environ,
-        "DJANGO_SETTINGS_MODULE": "config.settings.test",
-        "DATABASE_URL": f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}"
-        f":{db['PORT'] or 5432}/{db['NAME']}",
-        "REDIS_URL": settings.REDIS_URL,
-        "DB_POOL": "true",  # production: psycopg's pool, whose timeout used to become a 500
+def flood_env() -> dict[str, str]:
+    return server_env(
+        DB_POOL="true",  # production: psycopg's pool, whose timeout used to become a 500
         # A small pool with a short wait: the flood must meet an exhausted pool on any machine.
-        "DB_POOL_MAX_SIZE": os.environ.get("FLOOD_POOL_SIZE", "4"),
-        "DB_POOL_TIMEOUT": os.environ.get("FLOOD_POOL_TIMEOUT", "0.5"),
-        "LOG_LEVEL": "ERROR",
-    }
-    with log_path.open("wb") as log:
-        proc = subprocess.Popen(
-            [*DAPHNE, "-p", str(port), "config.asgi:application"],
-            cwd=ROOT,
-            env=env,
-            stdout=log,
-            stderr=subprocess.STDOUT,
-            start_new_session=True,
-        )
-    try:
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline:
-            assert proc.poll() is None, log_path.read_text()[-3000:]
-            with contextlib.suppress(OSError):
-                socket.create_connection(("127.0.0.1", port), 1).close()
-                break
-            time.sleep(0.2)
-        yield port
-    finally:
-        # Daphne never exits on SIGTERM with sync views in flight: SIGKILL after a grace.
-        with contextlib.suppress(ProcessLookupError):
-            os.killpg(proc.pid, signal.SIGTERM)
-        try:
-            proc.wait(5)
-        except subprocess.TimeoutExpired:
-            os.killpg(proc.pid, signal.SIGKILL)
-            proc.wait(10)
+        DB_POOL_MAX_SIZE=os.environ.get("FLOOD_POOL_SIZE", "4"),
+        DB_POOL_TIMEOUT=os.environ.get("FLOOD_POOL_TIMEOUT", "0.5"),
+        LOG_LEVEL="ERROR",
+    )
 
 
 def flood(
@@ -141,8 +90,8 @@ def test_150_parallel_requests_from_one_player_give_no_server_error(started, tmp
             requests.append(("GET", f"/api/games/{game.pk}", None))
         else:
             requests.append(("GET", f"/api/games/{game.pk}/events", None))
-    with daphne(tmp_path / "daphne.log") as port:
-        statuses = flood(port, requests, token, cookie, ROUNDS)
+    with daphne(flood_env(), tmp_path / "daphne.log") as base:
+        statuses = flood(urlsplit(base).port, requests, token, cookie, ROUNDS)
     print(f"\nflood of {PARALLEL} x {ROUNDS}: {dict(sorted(statuses.items()))}")
     assert sum(statuses.values()) == PARALLEL * ROUNDS
     # Status 0 (a refused or reset connection: the server's listen backlog) is reported above

@@ -13,7 +13,8 @@ from pathlib import Path
 
 import redis
 from django.conf import settings
-from django.db import connection
+
+from tests.live_server import server_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -28,22 +29,17 @@ def _own_group_dying_with_parent() -> None:
 
 
 class Worker:
-    def __init__(self, log_dir: Path, sweep_seconds: float = 1.0) -> None:
+    def __init__(
+        self, log_dir: Path, sweep_seconds: float = 1.0, extra_env: dict[str, str] | None = None
+    ) -> None:
         self.log_path = log_dir / "celery-worker.log"
         self.schedule = log_dir / "beat-schedule"
         self.sweep_seconds = sweep_seconds
+        self.extra_env = extra_env or {}
         self.process: subprocess.Popen | None = None
 
     def env(self) -> dict[str, str]:
-        db = connection.settings_dict
-        url = f"postgres://{db['USER'] or 'postgres'}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
-        return {
-            **os.environ,
-            "DJANGO_SETTINGS_MODULE": "config.settings.test",
-            "DATABASE_URL": url,
-            "REDIS_URL": settings.REDIS_URL,
-            "SWEEP_SECONDS": str(self.sweep_seconds),
-        }
+        return server_env(SWEEP_SECONDS=str(self.sweep_seconds), **self.extra_env)
 
     def start(self, timeout: float = 30) -> None:
         log = self.log_path.open("a")

@@ -27,7 +27,9 @@ class Command(BaseCommand):
                 alice, engine=slug, seats=seats, bots=seats - 1, pace=Pace.DAILY
             )
             services.game_start(alice, game.pk)
-        together = services.game_create(alice, engine="imperador", seats=3, invite=["bob", "carol"])
+        # the three friends at one table: the last game (by slug) that seats three
+        slug = [s for s, e in sorted(registry.ENGINES.items()) if e.min_players <= 3][-1]
+        together = services.game_create(alice, engine=slug, seats=3, invite=["bob", "carol"])
         services.game_join(bob, together.pk)
         services.game_join(carol, together.pk)
         services.game_start(alice, together.pk)

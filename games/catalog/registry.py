@@ -1,0 +1,22 @@
+"""Every game's presentation, by slug. Adding a game = one import and one entry here.
+
+A slug with no presentation of its own (a game being written, a test's toy game) gets the
+generic one: the tree board, words with spaces for underscores, sentences from the data.
+"""
+
+from __future__ import annotations
+
+from games.catalog.base import Presentation
+from games.catalog.cockroach_poker.presentation import PRESENTATION as COCKROACH_POKER
+from games.catalog.imperador.presentation import PRESENTATION as IMPERADOR
+from games.catalog.mogel_motte.presentation import PRESENTATION as MOGEL_MOTTE
+
+PRESENTATIONS: dict[str, Presentation] = {
+    p.slug: p for p in (COCKROACH_POKER, IMPERADOR, MOGEL_MOTTE)
+}
+GENERIC = Presentation()
+
+
+def get(slug: str) -> Presentation:
+    """The presentation of ``slug``; the generic one for a game that registers none."""
+    return PRESENTATIONS.get(slug, GENERIC)

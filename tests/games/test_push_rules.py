@@ -1,0 +1,157 @@
+"""The push task's decisions at send time (run in this process against a real local push
+endpoint): the email's rules, the player's kinds, TTL and urgency per table pace."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from accounts import notifications
+from accounts.models import Notification, PushSubscription, User
+from accounts.services import friend_request_send
+from accounts.tasks import send_notification_push
+from games import services
+from games.engines import registry
+from games.models import Game
+from tests.games.helpers import next_human_move, seat_users
+from tests.push_endpoint import Browser, PushEndpoint
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def endpoint():
+    server = PushEndpoint().start()
+    yield server
+    server.stop()
+
+
+def subscribe(user: User, endpoint: PushEndpoint) -> Browser:
+    browser = Browser(endpoint.url(f"/push/{user.username}"))
+    client = Client()
+    client.force_login(user)
+    response = client.post(
+        reverse("push_subscribe"), browser.subscription(), content_type="application/json"
+    )
+    assert response.status_code == 201
+    return browser
+
+
+def turn_of(game: Game) -> tuple[int, User]:
+    seat = registry.get(game.engine).waiting_for(game.state).seats[0]
+    return seat, seat_users(game)[seat]
+
+
+def move_to_a_new_turn(game: Game, endpoint: PushEndpoint, **create) -> tuple[Game, Notification]:
+    """Everyone subscribed, then the seat on turn moves: the next turn's notice, pending."""
+    for user in seat_users(game).values():
+        subscribe(user, endpoint)
+    seat, user = turn_of(game)
+    services.act(user, game.pk, game.version_for(seat), next_human_move(game, random.Random(1))[1])
+    game.refresh_from_db()
+    _seat, owed = turn_of(game)
+    note = Notification.objects.get(user=owed, game_id=game.pk, wait_seq=game.wait_seq)
+    assert note.push == Notification.Push.PENDING
+    return game, note
+
+
+def turn_game(started, **options) -> Game:
+    for _ in range(10):
+        game = started("cockroach-poker-royal", **options)
+        if registry.get(game.engine).waiting_for(game.state).kind == "turn":
+            return game
+    raise AssertionError("no turn to wait on")
+
+
+def live_turn_game(trio) -> Game:
+    alice = trio[0]
+    for _ in range(10):
+        game = services.game_create(
+            alice, engine="cockroach-poker-royal", seats=3, pace="live", invite=["bob", "carol"]
+        )
+        for user in trio:
+            if user != alice:
+                services.game_join(user, game.pk)
+            services.seat_ready(user, game.pk)
+        services.game_start(alice, game.pk)
+        game.refresh_from_db()
+        if registry.get(game.engine).waiting_for(game.state).kind == "turn":
+            return game
+    raise AssertionError("no turn to wait on")
+
+
+def test_a_live_tables_turn_is_urgent_and_lives_no_longer_than_its_deadline(trio, endpoint):
+    game, note = move_to_a_new_turn(live_turn_game(trio), endpoint)
+    assert game.move_seconds <= 60
+    assert send_notification_push(note.pk) == "send"
+    (received,) = endpoint.received
+    assert received.headers["urgency"] == "high"
+    assert 30 <= int(received.headers["ttl"]) <= game.move_seconds
+    assert send_notification_push(note.pk) == "done", "a redelivered task pushes nothing more"
+    assert len(endpoint.received) == 1
+
+
+def test_a_kind_turned_off_after_the_notice_was_queued_is_not_pushed(started, endpoint):
+    _game, note = move_to_a_new_turn(turn_game(started), endpoint)
+    kinds = [k for k in note.user.push_kinds if k != Notification.Kind.YOUR_TURN]
+    User.objects.filter(pk=note.user_id).update(push_kinds=kinds)
+    assert send_notification_push(note.pk) == "skip"
+    assert endpoint.received == []
+
+
+def test_no_push_while_the_table_is_open_in_front_of_the_player(started, endpoint):
+    game, note = move_to_a_new_turn(turn_game(started), endpoint)
+    notifications.mark_present(game.pk, note.user_id)
+    assert send_notification_push(note.pk) == "skip"
+    assert endpoint.received == []
+
+
+def test_no_push_once_the_turn_it_announced_is_over(started, endpoint):
+    game, note = move_to_a_new_turn(turn_game(started), endpoint)
+    seat, user = turn_of(game)
+    services.act(user, game.pk, game.version_for(seat), next_human_move(game, random.Random(2))[1])
+    assert Notification.objects.get(pk=note.pk).read_at is None, "unread: only the wait moved on"
+    assert send_notification_push(note.pk) == "skip"
+    assert endpoint.received == []
+
+
+def test_a_friend_request_pushes_with_a_long_ttl_and_no_game_topic(alice, bob, endpoint):
+    browser = subscribe(alice, endpoint)
+    alice.refresh_from_db()  # as a request would load her: with her device
+    friend_request_send(bob, alice)
+    note = Notification.objects.get(user=alice, kind=Notification.Kind.FRIEND_REQUEST)
+    assert send_notification_push(note.pk) == "send"
+    (received,) = endpoint.received
+    assert browser.read(received)["body"] == note.text
+    assert int(received.headers["ttl"]) == 7 * 24 * 3600
+    assert received.headers["urgency"] == "normal"
+    assert "topic" not in received.headers
+
+
+def test_a_player_without_a_device_gets_no_push_queued(alice, bob):
+    friend_request_send(bob, alice)
+    note = Notification.objects.get(user=alice, kind=Notification.Kind.FRIEND_REQUEST)
+    assert note.push == Notification.Push.NONE
+    assert not PushSubscription.objects.exists()
+
+
+def test_repeated_failures_count_and_a_404_drops_the_device(trio, make_user, endpoint):
+    alice, bob, _carol = trio
+    dave = make_user("dave")
+    subscribe(alice, endpoint)
+    alice.refresh_from_db()
+    endpoint.status["/push/alice"] = 503
+    friend_request_send(dave, alice)
+    note = Notification.objects.get(user=alice, kind=Notification.Kind.FRIEND_REQUEST)
+    assert send_notification_push(note.pk) == "send"
+    subscription = PushSubscription.objects.get(user=alice)
+    assert subscription.failures == 1 and subscription.last_success_at is None
+    endpoint.status["/push/alice"] = 404
+    services.game_create(bob, engine="imperador", seats=3, invite=["alice"])
+    invite = Notification.objects.get(user=alice, kind=Notification.Kind.INVITATION)
+    assert send_notification_push(invite.pk) == "send"
+    assert not PushSubscription.objects.filter(user=alice).exists()
+    assert User.objects.get(pk=alice.pk).push_devices == 0

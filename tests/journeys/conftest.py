@@ -1,0 +1,96 @@
+"""The browser journeys' stack: Daphne (HTTP + WebSockets) and a real Celery worker with beat on
+the test database and Redis, writing every email as a file into a folder the test reads; and a
+headless Debian Chromium driven by Playwright (never a downloaded browser)."""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Iterator
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import pytest
+from django.db import connections
+
+from tests.games.worker import Worker, flush_broker
+from tests.journeys.drive import SWAP_WATCH
+from tests.live_server import server_env, start_daphne, stop
+
+CHROMIUM = "/usr/bin/chromium"
+
+
+@dataclass
+class Stack:
+    base: str
+    emails: Path
+
+
+@pytest.fixture
+def stack(transactional_db, tmp_path, monkeypatch) -> Iterator[Stack]:
+    # Playwright's sync API runs an event loop in this thread; the ORM reads between browser
+    # steps are plain blocking calls.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    emails = tmp_path / "emails"
+    env = {"EMAIL_FILE_PATH": str(emails), "LOG_LEVEL": "WARNING"}
+    flush_broker()
+    worker = Worker(tmp_path, sweep_seconds=1.0, extra_env=env)
+    started = threading.Thread(target=worker.start)  # both come up at once
+    started.start()
+    proc = None
+    try:
+        proc, base = start_daphne(server_env(**env), tmp_path / "daphne.log")
+        started.join()
+        assert worker.process is not None and worker.process.poll() is None, "worker not up"
+        yield Stack(base, emails)
+    finally:
+        started.join()
+        stop(proc, grace=1)  # its sockets keep it up on SIGTERM; nothing left to serve
+        worker.kill()  # nothing to finish gracefully: the test is over
+
+
+@pytest.fixture
+def browser(stack) -> Iterator[Any]:
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
+        try:
+            yield chromium
+        finally:
+            # The ORM calls made while Playwright's loop runs have a connection of their own
+            # (another context): close it here, or the test database cannot be dropped.
+            connections.close_all()
+            chromium.close()
+
+
+@pytest.fixture
+def new_page(browser, stack):
+    """A page in a browser context of its own (its own cookies: one player), 1280 × 800."""
+
+    def make(cookies: list[dict[str, Any]] | None = None) -> Any:
+        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+        context.set_default_timeout(15_000)
+        context.add_init_script(SWAP_WATCH)
+        if cookies:
+            context.add_cookies(cookies)
+        return context.new_page()
+
+    return make
+
+
+@pytest.fixture
+def signed_in_page(new_page, stack):
+    """A page signed in as ``user`` (a session made by the test client, set as a cookie)."""
+    from django.conf import settings
+    from django.test import Client
+
+    def make(user: Any) -> Any:
+        client = Client()
+        client.force_login(user)
+        session = client.cookies[settings.SESSION_COOKIE_NAME].value
+        return new_page(
+            [{"name": settings.SESSION_COOKIE_NAME, "value": session, "url": stack.base}]
+        )
+
+    return make

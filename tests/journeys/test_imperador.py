@@ -1,0 +1,96 @@
+"""Journey: one Imperador turn in three browser contexts — the emperor announces a band, the
+two others show their hands at once (one raised, one kept down), and the emperor plays the
+turn out — every step in its player's page, every page following in place.
+
+The players and the table are set up through the services; any deal will do (the first
+announcement always opens the show of hands: nobody holds a fox yet).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from accounts.services import friendship_create
+from games import services
+from games.engines import registry
+from games.models import Game
+from tests.games.worker import wait_for
+from tests.journeys.drive import AnyOf, click_move, in_thread, move, shoot, wait_revision
+
+JOURNEY = "imperador"
+ENGINE = "imperador"
+
+pytestmark = [pytest.mark.browser]
+
+
+def _fields(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
+    """The action's fields as the page offers them: a card is any card with the same face."""
+    fields = {k: v for k, v in action.items() if k != "type"}
+    if "card" in fields:
+        face = state["cards"][fields["card"]]
+        fields["card"] = AnyOf(i for i, other in enumerate(state["cards"]) if other == face)
+    return fields
+
+
+def test_an_imperador_turn_with_the_show_of_hands_in_three_pages(make_user, signed_in_page, stack):
+    engine = registry.get(ENGINE)
+    users = [make_user(name) for name in ("pia", "quin", "rae")]
+
+    def set_up() -> Game:
+        for i, a in enumerate(users):
+            for b in users[i + 1 :]:
+                friendship_create(a, b)
+        game = services.game_create(
+            users[0], engine=ENGINE, seats=3, invite=[u.username for u in users[1:]]
+        )
+        for user in users[1:]:
+            services.game_join(user, game.pk)
+        services.game_start(users[0], game.pk)
+        return Game.objects.get(pk=game.pk)
+
+    game = in_thread(set_up)
+    seat_of = {s.user_id: s.index for s in game.seats.all()}
+    pages = {seat_of[u.pk]: signed_in_page(u) for u in users}
+    for page in pages.values():
+        page.goto(f"{stack.base}/games/{game.pk}/")
+    first_turn = game.state["turn_number"]
+    emperor = game.state["emperor"]
+    shoot(pages[emperor], JOURNEY, "01-emperor")
+
+    hands_shown = False
+    for _step in range(20):
+        game.refresh_from_db()
+        state = game.state
+        if state["phase"] == "over" or state["turn_number"] != first_turn:
+            break
+        waiting = engine.waiting_for(state)
+        for seat in waiting.seats:
+            wait_revision(pages[seat], game.revision_for(seat))
+        if state["phase"] != "hands":
+            (seat,) = waiting.seats
+            action = engine.legal_actions(state, seat)[0]
+            move(pages[seat], action["type"], **_fields(state, action))
+            continue
+        # The show of hands: both pages answer at once, one raised, one kept down.
+        asked = sorted(waiting.seats)
+        assert len(asked) == 2 and emperor not in asked
+        shoot(pages[asked[0]], JOURNEY, "02-show-of-hands")
+        for seat, choice in zip(asked, ("raise", "down"), strict=True):
+            click_move(pages[seat], "hand", choice=choice)
+        assert wait_for(lambda: Game.objects.get(pk=game.pk).state["phase"] != "hands", 20)
+        game.refresh_from_db()
+        for seat, page in pages.items():
+            wait_revision(page, game.revision_for(seat))
+            assert not page.locator('#live-root input[name="type"][value="hand"]').count()
+        shoot(pages[emperor], JOURNEY, "03-hands-shown")
+        hands_shown = True
+    game.refresh_from_db()
+    assert hands_shown
+    assert game.state["phase"] == "over" or game.state["turn_number"] == first_turn + 1
+    events = {e["kind"] for row in game.events.all() for e in row.events}
+    assert {"band_announced", "hands_window_opened", "hands_shown"} <= events
+    for seat, page in pages.items():
+        wait_revision(page, game.revision_for(seat))
+    shoot(pages[game.state["emperor"]], JOURNEY, "04-next-turn")
