@@ -10,7 +10,8 @@ import pytest
 from django.conf import settings
 from django.test import Client
 
-from tests.games.test_browser import CHROMIUM, daphne
+from tests.games.test_browser import CHROMIUM
+from tests.live_server import daphne, server_env
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
 
@@ -28,7 +29,7 @@ def test_the_service_worker_shows_a_push_and_a_browser_without_push_still_gets_t
 
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     session = session_of(alice)
-    with daphne(tmp_path / "daphne.log") as base, sync_playwright() as pw:
+    with daphne(server_env(), tmp_path / "daphne.log") as base, sync_playwright() as pw:
         browser = pw.chromium.launch(executable_path=CHROMIUM, headless=True)
         try:
             context = browser.new_context()
