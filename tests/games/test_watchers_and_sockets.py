@@ -9,6 +9,7 @@ import random
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.db import connection
 from django.test import Client
 
 from accounts.services import friendship_create, user_ban, user_block
@@ -111,6 +112,10 @@ def test_hostile_frames_get_an_error_frame_and_the_socket_stays_open(watched):
     asyncio.run(scenario())
 
 
+def _close_this_threads_connection() -> None:
+    connection.close()  # resolved in the calling thread: that thread's own connection
+
+
 def test_a_banned_players_socket_closes_at_the_next_change(watched, admin_user):
     game, dave = watched
     users = seat_users(game)
@@ -124,5 +129,7 @@ def test_a_banned_players_socket_closes_at_the_next_change(watched, admin_user):
         await sync_to_async(services.act)(users[seat], game.pk, game.version, action)
         closed = await communicator.receive_output(timeout=5)
         assert closed["type"] == "websocket.close", closed
+        # the helper thread's connection would outlive the test and hold the test database
+        await sync_to_async(_close_this_threads_connection)()
 
     asyncio.run(scenario())
