@@ -125,6 +125,10 @@ class ActionIn(Schema):
     key: str = ""
 
 
+class InviteIn(Schema):
+    invite: list[str]
+
+
 class Created(Schema):
     id: int
 
@@ -203,6 +207,28 @@ def join_game(request: HttpRequest, game_id: int) -> Any:
     _visible(request, game_id)
     services.game_join(request.auth, game_id)
     return selectors.game_payload(_visible(request, game_id), request.auth)
+
+
+@api.post(
+    "/games/{game_id}/invite",
+    response={200: GameOut, **WRITE_ERRORS},
+    summary="Invite more friends before the start (creator)",
+)
+def invite_more(request: HttpRequest, game_id: int, body: InviteIn) -> Any:
+    _visible(request, game_id)
+    services.game_invite(request.auth, game_id, body.invite)
+    return selectors.game_payload(_visible(request, game_id), request.auth)
+
+
+@api.post(
+    "/games/{game_id}/leave",
+    response={204: None, **WRITE_ERRORS},
+    summary="Leave a table before the start (the creator cancels instead)",
+)
+def leave_game(request: HttpRequest, game_id: int) -> Any:
+    _visible(request, game_id)
+    services.game_leave(request.auth, game_id)
+    return Status(204, None)
 
 
 @api.post(

@@ -462,3 +462,37 @@ def test_a_move_url_opened_by_get_goes_back_to_its_table(started):
 
     assert response.status_code == 302
     assert response["Location"] == reverse("games:table", args=[game.pk])
+
+
+def test_the_api_invites_more_and_leaves_before_the_start_with_clear_errors(trio, make_user):
+    alice, bob, _carol = trio
+    dave = make_user("dave")
+    friendship_create(alice, dave)
+    game = services.game_create(alice, engine="imperador", seats=4, invite=["bob"])
+    services.game_join(bob, game.pk)
+    creator, seated = Client(), Client()
+    creator.force_login(alice)
+    seated.force_login(bob)
+
+    invited = creator.post(
+        f"/api/games/{game.pk}/invite", {"invite": ["carol", "dave"]}, "application/json"
+    )
+    assert invited.status_code == 200, invited.content
+    assert set(
+        Invitation.objects.filter(game=game, status=Invitation.Status.PENDING).values_list(
+            "to_user__username", flat=True
+        )
+    ) == {"carol", "dave"}
+    refused = seated.post(f"/api/games/{game.pk}/invite", {"invite": ["dave"]}, "application/json")
+    assert refused.status_code == 403 and refused.json()["error"]
+
+    left = seated.post(f"/api/games/{game.pk}/leave")
+    assert left.status_code == 204
+    assert not Seat.objects.filter(game=game, user=bob).exists()
+    creator_leaves = creator.post(f"/api/games/{game.pk}/leave")
+    assert creator_leaves.status_code == 400
+    assert creator_leaves.json()["code"] == "creator_leaves"
+    stranger = Client()
+    stranger.force_login(make_user("erin"))
+    assert stranger.post(f"/api/games/{game.pk}/leave").status_code == 404
+    assert Seat.objects.filter(game=game, user=alice).exists()
