@@ -220,6 +220,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         context["pending"] = pending.take(
             request,
             game_id,
+            seat,
             context["game"].version_for(seat) if seat is not None else None,
             payload["legal_actions"],
         )
