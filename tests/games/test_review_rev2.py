@@ -10,6 +10,7 @@ import pytest
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from games import services
 from games.engines import registry
@@ -149,3 +150,18 @@ def test_leaving_while_the_creator_starts_leaves_one_consistent_table(trio):
             assert outcomes["leave"] == "not_active", outcomes
             assert bob_seated
         assert game.state["players"] == 3
+
+
+# --- the rules pages say what the engine plays (/work/shared/rules) -----------------------------
+
+
+@pytest.mark.django_db
+def test_mogel_mottes_rules_page_ends_the_round_only_when_hand_and_sleeve_are_empty():
+    """Spec: "If the card a player plays empties their hand and sleeve, the round ends at once":
+    a player whose last hand card is played with a card up the sleeve plays on (its action
+    happens), so the page must not say an empty hand alone ends the round."""
+    with translation.override("en"):
+        html = Client().get(reverse("games:rules", args=["mogel-motte"])).content.decode()
+    text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
+    sentence = re.search(r"If the card you play[^.]*\.", text).group(0)
+    assert "round ends at once" in sentence and "sleeve" in sentence, sentence
