@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import random
 import re
 import threading
@@ -12,11 +13,13 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import translation
 
+from accounts.services import friendship_create
 from games import services
 from games.engines import registry
 from games.errors import GameError
 from games.models import Game, Invitation, Seat
-from tests.games.helpers import form_fields, next_human_move, seat_users
+from tests.engines.playthrough import scrambler
+from tests.games.helpers import form_fields, next_human_move, seat_users, strip_tokens
 
 PASSWORD = "a-long-test-password"
 
@@ -165,3 +168,45 @@ def test_mogel_mottes_rules_page_ends_the_round_only_when_hand_and_sleeve_are_em
     text = re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
     sentence = re.search(r"If the card you play[^.]*\.", text).group(0)
     assert "round ends at once" in sentence and "sleeve" in sentence, sentence
+
+
+# --- a spectator's page shows nothing a spectator may not know ---------------------------------
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("engine", sorted(registry.ENGINES))
+def test_a_spectators_page_is_the_same_whatever_the_hidden_cards_are(started, make_user, engine):
+    """The seats' pages are checked by test_integrity; a friend watching (seat None) gets the
+    boards, chips, history and move-free forms too: scrambling all a spectator may not know
+    leaves the page byte-for-byte the same."""
+    game = started(engine)
+    watcher = make_user("dave")
+    friendship_create(watcher, seat_users(game)[0])
+    client = _client(watcher)
+    impl = registry.get(engine)
+    scramble = scrambler(impl)
+    rng = random.Random(11)
+    users = seat_users(game)
+    page = client.get(reverse("games:table", args=[game.pk]))
+    assert page.status_code == 200 and 'class="seats"' in page.content.decode()
+    for step in range(40):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        if step % 4 == 0:
+            real = game.state
+            pages = [
+                strip_tokens(client.get(reverse(name, args=[game.pk])).content.decode())
+                for name in ("games:table", "games:live")
+            ]
+            Game.objects.filter(pk=game.pk).update(
+                state=scramble(json.loads(json.dumps(real)), None, rng)
+            )
+            again = [
+                strip_tokens(client.get(reverse(name, args=[game.pk])).content.decode())
+                for name in ("games:table", "games:live")
+            ]
+            Game.objects.filter(pk=game.pk).update(state=real)
+            assert again == pages, (engine, step)
+        seat, action = next_human_move(game, rng)
+        services.act(users[seat], game.pk, game.version_for(seat), action)
