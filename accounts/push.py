@@ -39,6 +39,7 @@ from accounts.services import AccountsError
 
 log = logging.getLogger(__name__)
 
+SESSION_KEY = "push_endpoint"  # the endpoint this browser subscribed in this session
 MAX_FAILURES = 20  # failed deliveries in a row (not 404/410) before a subscription is dropped
 MAX_TTL = 28 * 24 * 3600
 URGENT_WITHIN = timedelta(hours=1)  # a wait due this soon (a Live or Fast table) is urgent
@@ -185,6 +186,14 @@ def unsubscribe(user: User, endpoint: str = "", subscription_id: int | None = No
     deleted = rows.delete()[0]
     _recount(user.pk)
     return bool(deleted)
+
+
+def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """``user_logged_out``: the browser that subscribed in this session stops receiving the
+    player's notices (a shared or public computer must not show them to the next person)."""
+    endpoint = request.session.get(SESSION_KEY) if request is not None else None
+    if user is not None and isinstance(endpoint, str) and endpoint:
+        unsubscribe(user, endpoint=endpoint)
 
 
 def set_kinds(user: User, kinds: list[str]) -> None:

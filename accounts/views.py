@@ -56,6 +56,10 @@ def _render_profile(
         "push_key": settings.VAPID_PUBLIC_KEY,
         "push_form": PushKindsForm(initial={"kinds": user.push_kinds}),
         "push_devices": PushSubscription.objects.filter(user=user),
+        # the script says "this device receives" only for a subscription the server keeps
+        "push_endpoints": json.dumps(
+            list(PushSubscription.objects.filter(user=user).values_list("endpoint", flat=True))
+        ),
     }
     return render(request, "accounts/profile.html", context)
 
@@ -135,6 +139,7 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
         push.subscribe(request.user, endpoint, p256dh, auth, request.headers.get("User-Agent", ""))
     except push.PushError as error:
         return JsonResponse({"error": error.code, "message": error.message}, status=400)
+    request.session[push.SESSION_KEY] = endpoint  # logging out here stops it (push.logged_out)
     return JsonResponse({"ok": True}, status=201)
 
 
