@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+import ipaddress
+import socket
+
 import pytest
 from django.test import Client
 from django.urls import reverse
 
+from accounts import push
 from accounts.models import PushSubscription, User
 from tests.push_endpoint import Browser
 
@@ -46,3 +50,40 @@ def test_the_profile_tells_the_script_which_subscriptions_the_server_keeps(alice
     client.force_login(bob)  # the next person at the same computer
     html = client.get(reverse("profile")).content.decode()
     assert 'data-endpoints="[]"' in html  # the browser's old subscription shows as off
+
+
+def test_a_push_goes_only_to_the_address_that_was_checked(alice, settings, monkeypatch):
+    """DNS rebinding: the name answers a public address when it is checked and a private one
+    when the push is sent. The server must connect to what it checked, or not at all."""
+    settings.PUSH_ALLOW_LOOPBACK = False
+    settings.PUSH_TIMEOUT = 1
+    listener = socket.socket()
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(4)
+    listener.settimeout(0.5)
+    port = listener.getsockname()[1]
+    endpoint = f"https://localhost:{port}/push/rebound"
+    real = push._addresses
+    calls = []
+
+    def rebinding(host: str, port: int):
+        calls.append(host)
+        return [ipaddress.ip_address("1.1.1.1")] if len(calls) == 1 else real(host, port)
+
+    monkeypatch.setattr(push, "_addresses", rebinding)
+    keys = Browser(endpoint).subscription()["keys"]
+    subscription = PushSubscription(
+        user=alice, endpoint=endpoint, p256dh=keys["p256dh"], auth=keys["auth"]
+    )
+    try:
+        outcome = push._post(subscription, "{}", 60, {"Urgency": "normal"})
+        try:
+            connection, _address = listener.accept()
+        except TimeoutError:
+            connection = None
+    finally:
+        listener.close()
+    if connection is not None:
+        connection.close()
+    assert outcome == "failed"
+    assert connection is None, "the server connected to a loopback address it never checked"
