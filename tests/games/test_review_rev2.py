@@ -210,3 +210,21 @@ def test_a_spectators_page_is_the_same_whatever_the_hidden_cards_are(started, ma
             assert again == pages, (engine, step)
         seat, action = next_human_move(game, rng)
         services.act(users[seat], game.pk, game.version_for(seat), action)
+
+
+# --- a POST a login interrupted comes back as a GET: a page, not a 405 -------------------------
+
+
+@pytest.mark.django_db
+def test_learn_and_table_talk_opened_by_get_after_a_login_go_back_to_their_pages(started):
+    game = started()
+    client = _client(seat_users(game)[0])
+    learn = client.get(reverse("games:learn", args=["imperador"]))
+    assert learn.status_code == 302
+    assert learn["Location"] == reverse("games:rules", args=["imperador"])
+    assert not Game.objects.filter(learning=True).exists()  # a GET creates nothing
+    talk = client.get(reverse("games:chat_post", args=[game.pk]))
+    assert talk.status_code == 302
+    assert talk["Location"] == reverse("games:table", args=[game.pk]) + "#chat"
+    stranger_game = reverse("games:chat_post", args=[game.pk + 1000])
+    assert client.get(stranger_game).status_code == 404
