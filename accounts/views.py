@@ -48,6 +48,7 @@ def _render_profile(
     token_form: ApiTokenForm | None = None,
 ) -> HttpResponse:
     user = request.user
+    devices = list(PushSubscription.objects.filter(user=user))
     context = {
         "form": profile_form or ProfileForm.for_user(user),
         "token_form": token_form or ApiTokenForm(),
@@ -55,11 +56,9 @@ def _render_profile(
         "push_enabled": push.enabled(),
         "push_key": settings.VAPID_PUBLIC_KEY,
         "push_form": PushKindsForm(initial={"kinds": user.push_kinds}),
-        "push_devices": PushSubscription.objects.filter(user=user),
+        "push_devices": devices,
         # the script says "this device receives" only for a subscription the server keeps
-        "push_endpoints": json.dumps(
-            list(PushSubscription.objects.filter(user=user).values_list("endpoint", flat=True))
-        ),
+        "push_endpoints": json.dumps([device.endpoint for device in devices]),
     }
     return render(request, "accounts/profile.html", context)
 
