@@ -228,3 +228,39 @@ def test_learn_and_table_talk_opened_by_get_after_a_login_go_back_to_their_pages
     assert talk["Location"] == reverse("games:table", args=[game.pk]) + "#chat"
     stranger_game = reverse("games:chat_post", args=[game.pk + 1000])
     assert client.get(stranger_game).status_code == 404
+
+
+# --- forged commands on someone else's table change nothing ------------------------------------
+
+
+@pytest.mark.django_db
+def test_forged_leave_invite_and_cancel_on_someone_elses_table_change_nothing(trio, make_user):
+    alice, bob, carol = trio
+    dave = make_user("dave")
+    friendship_create(bob, dave)
+    game = services.game_create(
+        alice, engine="imperador", seats=4, invite=["bob"], join_policy=Game.JoinPolicy.FRIENDS
+    )
+    services.game_join(bob, game.pk)
+    before = (Game.objects.get(pk=game.pk).revision, Seat.objects.filter(game=game).count())
+    as_bob, as_carol = _client(bob), _client(carol)
+    command = lambda name: reverse("games:command", args=[game.pk, name])  # noqa: E731
+    answers = [
+        as_bob.post(command("invite"), {"invite": ["dave"]}, follow=True),  # not the creator
+        as_bob.post(command("cancel"), follow=True),  # no confirmation page for him
+        as_bob.post(command("cancel"), {"confirmed": "1"}, follow=True),
+        as_carol.post(command("leave"), follow=True),  # not seated (an open table: may see it)
+    ]
+    texts = [r.content.decode() for r in answers]
+    assert all(r.status_code == 200 for r in answers)
+    assert "Only the table&#x27;s creator can invite." in texts[0]
+    assert "Only the table&#x27;s creator can cancel it." in texts[1]
+    assert "Only the table&#x27;s creator can cancel it." in texts[2]
+    assert "You are not playing at this table." in texts[3]
+    game.refresh_from_db()
+    assert game.status == Game.Status.LOBBY
+    assert (game.revision, Seat.objects.filter(game=game).count()) == before
+    assert not Invitation.objects.filter(game=game, to_user=dave).exists()
+    stranger = _client(make_user("erin"))  # may not see the table at all
+    for name in ("leave", "invite", "cancel"):
+        assert stranger.post(command(name), {"confirmed": "1"}).status_code == 404
