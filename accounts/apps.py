@@ -11,7 +11,9 @@ class AccountsConfig(AppConfig):
     verbose_name = "Accounts and friends"
 
     def ready(self) -> None:
-        from accounts import admin_login
+        from django.contrib.auth.signals import user_logged_out
+
+        from accounts import admin_login, push
         from accounts.models import ApiToken, User
 
         admin_login.install()  # before config/urls.py builds the admin's URLs
@@ -19,6 +21,7 @@ class AccountsConfig(AppConfig):
         # other change of the player's row must reach every process on the next request.
         post_save.connect(_token_saved, sender=ApiToken, dispatch_uid="fibbers-token-saved")
         post_save.connect(_user_saved, sender=User, dispatch_uid="fibbers-user-saved")
+        user_logged_out.connect(push.logged_out, dispatch_uid="fibbers-push-logged-out")
 
 
 def _token_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:

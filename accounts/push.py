@@ -9,7 +9,9 @@ player's per-kind choice. Notices are once per seat per wait, so pushes are too.
 
 Endpoints are the browser's push service: https on a public address. Anything that resolves to
 a private, loopback or link-local address is refused when subscribing and again when sending
-(the server must not be made to POST into its own network); redirects are not followed.
+(the server must not be made to POST into its own network); when sending, the connection
+goes to the very address that was checked (no second lookup to rebind); redirects are not
+followed.
 """
 
 from __future__ import annotations
@@ -25,6 +27,7 @@ from typing import Any
 from urllib.parse import urlsplit
 
 import requests
+import requests.adapters
 from cryptography.hazmat.primitives.asymmetric import ec
 from django.conf import settings
 from django.db import transaction
@@ -32,6 +35,10 @@ from django.db.models import F
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from urllib3.connection import HTTPConnection, HTTPSConnection
+from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
+from urllib3.exceptions import NewConnectionError
+from urllib3.util.connection import create_connection
 
 from accounts.models import Notification, PushSubscription, User
 from accounts.notifications import is_present, notice_stands, wait_deadline
@@ -39,6 +46,7 @@ from accounts.services import AccountsError
 
 log = logging.getLogger(__name__)
 
+SESSION_KEY = "push_endpoint"  # the endpoint this browser subscribed in this session
 MAX_FAILURES = 20  # failed deliveries in a row (not 404/410) before a subscription is dropped
 MAX_TTL = 28 * 24 * 3600
 URGENT_WITHIN = timedelta(hours=1)  # a wait due this soon (a Live or Fast table) is urgent
@@ -89,15 +97,23 @@ def check_endpoint(endpoint: str) -> None:
         raise refused from None
     if parts.scheme not in ("https", "http") or not parts.hostname or parts.username:
         raise refused
-    addresses = _addresses(parts.hostname, port)
+    _vetted(parts.hostname, port, parts.scheme)
+
+
+def _vetted(
+    host: str, port: int, scheme: str
+) -> list[ipaddress.IPv4Address | ipaddress.IPv6Address]:
+    """``host``'s addresses, each one the server may POST to (else PushError)."""
+    addresses = _addresses(host, port)
     if not addresses:
         raise PushError("unknown_host", _("The push service's address could not be found."))
     for address in addresses:
         loopback_ok = settings.PUSH_ALLOW_LOOPBACK and address.is_loopback
         if not loopback_ok and (not address.is_global or address.is_multicast):
             raise PushError("private_endpoint", _("A push address must be on the public internet."))
-        if parts.scheme != "https" and not loopback_ok:
+        if scheme != "https" and not loopback_ok:
             raise PushError("not_https", _("A push address must use https."))
+    return addresses
 
 
 def check_keys(p256dh: str, auth: str) -> None:
@@ -187,6 +203,14 @@ def unsubscribe(user: User, endpoint: str = "", subscription_id: int | None = No
     return bool(deleted)
 
 
+def logged_out(sender: Any, request: Any, user: Any, **kwargs: Any) -> None:
+    """``user_logged_out``: the browser that subscribed in this session stops receiving the
+    player's notices (a shared or public computer must not show them to the next person)."""
+    endpoint = request.session.get(SESSION_KEY) if request is not None else None
+    if user is not None and isinstance(endpoint, str) and endpoint:
+        unsubscribe(user, endpoint=endpoint)
+
+
 def set_kinds(user: User, kinds: list[str]) -> None:
     known = {kind.value for kind in Notification.Kind}
     user.push_kinds = [kind for kind in dict.fromkeys(kinds) if kind in known]
@@ -232,9 +256,55 @@ def timing(note: Notification, now: datetime) -> tuple[int, str]:
     return ttl, "high" if left <= URGENT_WITHIN else "normal"
 
 
+def _vetted_socket(conn: HTTPConnection, scheme: str) -> socket.socket:
+    """Resolves the push service's name once, checks every address, and connects to a checked
+    address itself: a name that answered a public address when it was checked cannot send the
+    push into the server's own network by answering a private one now (DNS rebinding). TLS
+    still verifies the certificate against the name."""
+    addresses = _vetted(conn._dns_host, conn.port, scheme)
+    try:
+        return create_connection(
+            (str(addresses[0]), conn.port),
+            conn.timeout,
+            source_address=conn.source_address,
+            socket_options=conn.socket_options,
+        )
+    except OSError as error:
+        raise NewConnectionError(conn, f"push connection failed: {error}") from error
+
+
+class _VettedHTTP(HTTPConnection):
+    def _new_conn(self) -> socket.socket:
+        return _vetted_socket(self, "http")
+
+
+class _VettedHTTPS(HTTPSConnection):
+    def _new_conn(self) -> socket.socket:
+        return _vetted_socket(self, "https")
+
+
+class _VettedHTTPPool(HTTPConnectionPool):
+    ConnectionCls = _VettedHTTP
+
+
+class _VettedHTTPSPool(HTTPSConnectionPool):
+    ConnectionCls = _VettedHTTPS
+
+
+class _VettedAdapter(requests.adapters.HTTPAdapter):
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        super().init_poolmanager(*args, **kwargs)
+        self.poolmanager.pool_classes_by_scheme = {
+            "http": _VettedHTTPPool,
+            "https": _VettedHTTPSPool,
+        }
+
+
 def _session() -> requests.Session:
     session = requests.Session()
     session.max_redirects = 0  # a redirect could point anywhere: it fails instead
+    for prefix in ("http://", "https://"):
+        session.mount(prefix, _VettedAdapter())
     return session
 
 

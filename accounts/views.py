@@ -48,6 +48,7 @@ def _render_profile(
     token_form: ApiTokenForm | None = None,
 ) -> HttpResponse:
     user = request.user
+    devices = list(PushSubscription.objects.filter(user=user))
     context = {
         "form": profile_form or ProfileForm.for_user(user),
         "token_form": token_form or ApiTokenForm(),
@@ -55,7 +56,9 @@ def _render_profile(
         "push_enabled": push.enabled(),
         "push_key": settings.VAPID_PUBLIC_KEY,
         "push_form": PushKindsForm(initial={"kinds": user.push_kinds}),
-        "push_devices": PushSubscription.objects.filter(user=user),
+        "push_devices": devices,
+        # the script says "this device receives" only for a subscription the server keeps
+        "push_endpoints": json.dumps([device.endpoint for device in devices]),
     }
     return render(request, "accounts/profile.html", context)
 
@@ -135,6 +138,7 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
         push.subscribe(request.user, endpoint, p256dh, auth, request.headers.get("User-Agent", ""))
     except push.PushError as error:
         return JsonResponse({"error": error.code, "message": error.message}, status=400)
+    request.session[push.SESSION_KEY] = endpoint  # logging out here stops it (push.logged_out)
     return JsonResponse({"ok": True}, status=201)
 
 

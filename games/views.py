@@ -220,6 +220,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
         context["pending"] = pending.take(
             request,
             game_id,
+            seat,
             context["game"].version_for(seat) if seat is not None else None,
             payload["legal_actions"],
         )
@@ -330,9 +331,11 @@ def open_tables(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def learn(request: HttpRequest, slug: str) -> HttpResponse:
     """Learn to play: a Live table against bots, the rules beside the board."""
+    if request.method != "POST":
+        # opened by GET (a login that interrupted the POST): back to the rules, not a 405
+        return redirect("games:rules", slug=slug) if slug in registry.ENGINES else redirect("home")
     try:
         game = services.game_learn(request.user, slug)
     except GameError as exc:
@@ -490,9 +493,11 @@ def chat_panel(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
     _visible_game(request, game_id)
+    if request.method != "POST":
+        # opened by GET (a login that interrupted the POST): back to the talk, not a 405
+        return redirect(reverse("games:table", args=[game_id]) + "#chat")
     try:
         chat.post(request.user, game_id, request.POST.get("text", ""))
     except GameError as exc:

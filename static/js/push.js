@@ -39,7 +39,12 @@
   });
   ready.then(function (registration) {
     return registration.pushManager.getSubscription();
-  }).then(function (subscription) { show(!!subscription); }).catch(function () { say("unsupported"); });
+  }).then(function (subscription) {
+    // a subscription the server dropped (logged out, removed from the list) is off: turning
+    // it on again posts it for the player now logged in
+    var known = JSON.parse(box.dataset.endpoints || "[]");
+    show(!!subscription && known.indexOf(subscription.endpoint) >= 0);
+  }).catch(function () { say("unsupported"); });
 
   on.addEventListener("click", function () {
     on.disabled = true;

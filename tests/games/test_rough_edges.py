@@ -399,7 +399,11 @@ def test_a_move_posted_after_the_session_expired_comes_back_chosen_after_the_log
 
     posted = expired.post(
         reverse("games:act", args=[game.pk]),
-        {**form_fields(action, game.version_for(seat), "k1"), "csrfmiddlewaretoken": token},
+        {
+            **form_fields(action, game.version_for(seat), "k1"),
+            "seat": str(seat),  # the form says whose seat chose it
+            "csrfmiddlewaretoken": token,
+        },
     )
 
     assert posted.status_code == 302
@@ -438,7 +442,8 @@ def test_a_kept_move_is_dropped_with_a_word_when_the_game_moved_on(started):
     table = reverse("games:table", args=[game.pk])
     expired = Client()
     expired.post(
-        reverse("games:act", args=[game.pk]), form_fields(action, game.version_for(seat), "k1")
+        reverse("games:act", args=[game.pk]),
+        {**form_fields(action, game.version_for(seat), "k1"), "seat": str(seat)},
     )
     services.act(user, game.pk, game.version_for(seat), action)  # played from another device
 
