@@ -97,7 +97,21 @@ def check_endpoint(endpoint: str) -> None:
         raise refused from None
     if parts.scheme not in ("https", "http") or not parts.hostname or parts.username:
         raise refused
+    if not _known_service(parts.hostname):
+        raise PushError("unknown_service", _("This push service is not one a browser uses."))
     _vetted(parts.hostname, port, parts.scheme)
+
+
+def _known_service(host: str) -> bool:
+    """Browsers push through a handful of services; any other host is not a browser's, and
+    the server will not POST to it (a public address can still be someone else's server)."""
+    host = host.lower().rstrip(".")
+    allowed = settings.PUSH_SERVICE_HOSTS
+    if "*" in allowed:
+        return True
+    if settings.PUSH_ALLOW_LOOPBACK and host in ("127.0.0.1", "::1", "localhost"):
+        return True  # the tests' own push endpoint (the address itself is vetted below)
+    return any(host == known or host.endswith("." + known) for known in allowed)
 
 
 def _vetted(

@@ -230,6 +230,16 @@ PUSH_MAX_DEVICES = 5  # subscriptions per player: a new one replaces the least u
 # Push endpoints must be https on a public address (no SSRF into our network). Tests set this
 # to reach their own push endpoint on 127.0.0.1 (http on a loopback address only).
 PUSH_ALLOW_LOOPBACK = env_bool("PUSH_ALLOW_LOOPBACK")
+# The push services browsers use (a host or a parent domain); "*" would allow any public host.
+PUSH_SERVICE_HOSTS = tuple(
+    host.strip().lower()
+    for host in os.environ.get(
+        "PUSH_SERVICE_HOSTS",
+        "fcm.googleapis.com,android.googleapis.com,push.services.mozilla.com,"
+        "push.apple.com,notify.windows.com",
+    ).split(",")
+    if host.strip()
+)
 
 # --- Accounts (django-allauth) ----------------------------------------------------------
 AUTHENTICATION_BACKENDS = [

@@ -203,3 +203,35 @@ def test_subscribing_needs_a_signed_in_player_and_a_post(client):
     response = post_subscription(client, browser.subscription())
     assert response.status_code == 302 and "/login/" in response["Location"]
     assert not PushSubscription.objects.exists()
+
+
+@override_settings(
+    PUSH_SERVICE_HOSTS=("fcm.googleapis.com", "push.services.mozilla.com", "push.apple.com"),
+    PUSH_ALLOW_LOOPBACK=False,
+)
+@pytest.mark.parametrize(
+    "endpoint",
+    [
+        "https://1.1.1.1/push/abc",  # public, but no browser's push service
+        "https://example.com/push",
+        "https://fcm.googleapis.com.evil.example/push",
+        "https://notfcm.googleapis.com.example/x",
+    ],
+)
+def test_only_the_browsers_push_services_are_accepted(alice, client_of, endpoint):
+    response = post_subscription(client_of(alice), Browser(endpoint).subscription())
+    assert response.status_code == 400
+    assert response.json()["error"] == "unknown_service"
+    assert not PushSubscription.objects.exists()
+
+
+@override_settings(PUSH_SERVICE_HOSTS=("fcm.googleapis.com", "push.apple.com"))
+def test_the_push_services_match_by_host_or_parent_domain():
+    from accounts.push import _known_service
+
+    assert _known_service("fcm.googleapis.com")
+    assert _known_service("web.push.apple.com")
+    assert _known_service("FCM.googleapis.com.")
+    assert not _known_service("googleapis.com")
+    assert not _known_service("evilpush.apple.com.example")
+    assert not _known_service("xfcm.googleapis.com")
