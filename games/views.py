@@ -12,9 +12,9 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
 
 from accounts import notifications
 from accounts.models import User
@@ -506,8 +506,12 @@ def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def chat_report(request: HttpRequest, message_id: int) -> HttpResponse:
+    if request.method != "POST":  # opened by GET (a login interrupted the POST): no 405
+        messages.info(
+            request, _("Nothing was reported: press “Report this message” again at the table.")
+        )
+        return redirect("games:my_games")
     try:
         report = chat.report(request.user, message_id)
     except GameError as exc:
@@ -518,8 +522,9 @@ def chat_report(request: HttpRequest, message_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
 def chat_mute(request: HttpRequest, username: str) -> HttpResponse:
+    if request.method != "POST":  # opened by GET (a login interrupted the POST): no 405
+        return redirect("games:my_games")
     other = get_object_or_404(User, username=username)
     muted = request.POST.get("mute", "1") == "1"
     try:
@@ -533,4 +538,9 @@ def chat_mute(request: HttpRequest, username: str) -> HttpResponse:
             else _("You see %(name)s's table talk again.")
         )
         messages.success(request, text % {"name": other.name})
-    return redirect(request.POST.get("next") or "games:my_games")
+    back = request.POST.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        back, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        back = "games:my_games"  # only our own pages: a forged "next" goes nowhere else
+    return redirect(back)

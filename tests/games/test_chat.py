@@ -100,3 +100,28 @@ def test_rate_length_and_character_rules(started):
     assert "under 500 characters" in say(bob, game, "x" * 501).content.decode()
     assert "control or direction" in say(bob, game, "abc\u202edef").content.decode()
     assert ChatMessage.objects.count() == 5
+
+
+def test_report_and_mute_opened_by_get_change_nothing_and_a_forged_next_stays_on_our_site(
+    started,
+):
+    """A login that interrupted a Report or Mute POST comes back as a GET: no 405, nothing done;
+    the mute form's "next" may only lead to our own pages."""
+    game = started("cockroach-poker-royal")
+    alice, bob, carol = (game.seats.get(index=i).user for i in range(3))
+    say(client_for(bob), game, "Hello")
+    message = ChatMessage.objects.get(author=bob)
+
+    reported = client_for(carol).get(reverse("games:chat_report", args=[message.pk]))
+    assert reported.status_code == 302 and reported["Location"] == reverse("games:my_games")
+    assert not Report.objects.exists()
+    muted = client_for(alice).get(reverse("games:chat_mute", args=["bob"]))
+    assert muted.status_code == 302
+    assert "Hello" in talk(client_for(alice), game)
+
+    mute = reverse("games:chat_mute", args=["bob"])
+    away = client_for(alice).post(mute, {"mute": "1", "next": "https://evil.example/x"})
+    assert away["Location"] == reverse("games:my_games")
+    table = reverse("games:table", args=[game.pk])
+    home = client_for(alice).post(mute, {"mute": "0", "next": table})
+    assert home["Location"] == table
