@@ -9,11 +9,13 @@ Texts carry names and game titles only: never a card.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
+from celery import current_app
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
@@ -21,6 +23,8 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import EmailPreference, Notification, User, online_key
+
+log = logging.getLogger(__name__)
 
 EMAIL_KINDS = {
     Notification.Kind.YOUR_TURN,
@@ -62,13 +66,9 @@ def notify(
         push=_push_state(user, kind),
     )
     if email == Notification.Email.PENDING:
-        from accounts import tasks
-
-        transaction.on_commit(lambda: tasks.queue_notification_email(note.pk))
+        transaction.on_commit(lambda: _queue_email([note.pk]))
     if note.push == Notification.Push.PENDING:
-        from accounts import tasks
-
-        transaction.on_commit(lambda: tasks.queue_notification_push(note.pk))
+        transaction.on_commit(lambda: _queue_push([note.pk]))
     return note
 
 
@@ -149,14 +149,10 @@ def notify_all(notices: list[Notice], supersede: tuple[int, Iterable[str]] | Non
         Notification.objects.bulk_create(notes)
     pending = [n.pk for n in notes if n.email == Notification.Email.PENDING]
     if pending:
-        from accounts import tasks
-
-        transaction.on_commit(lambda: [tasks.queue_notification_email(pk) for pk in pending])
+        transaction.on_commit(lambda: _queue_email(pending))
     pushes = [n.pk for n in notes if n.push == Notification.Push.PENDING]
     if pushes:
-        from accounts import tasks
-
-        transaction.on_commit(lambda: [tasks.queue_notification_push(pk) for pk in pushes])
+        transaction.on_commit(lambda: _queue_push(pushes))
 
 
 def prune(now: Any = None) -> int:
@@ -307,3 +303,28 @@ def user_for_unsubscribe(token: str) -> User | None:
     except signing.BadSignature:
         return None
     return User.objects.filter(pk=user_id).first()
+
+
+def _queue_email(notification_ids: list[int]) -> None:
+    """After a short delay (the missed-message pattern): a notice read in the meantime, or
+    whose wait is over by then, is not emailed."""
+    _queue(
+        "accounts.tasks.send_notification_email",
+        notification_ids,
+        settings.NOTIFICATION_EMAIL_DELAY,
+    )
+
+
+def _queue_push(notification_ids: list[int]) -> None:
+    """After PUSH_DELAY: a notice read in the meantime is not pushed (accounts.push)."""
+    _queue("accounts.tasks.send_notification_push", notification_ids, settings.PUSH_DELAY)
+
+
+def _queue(task: str, notification_ids: list[int], delay: float) -> None:
+    # By name (routed to the email queue by the settings): the tasks import this module, so
+    # this module does not import them.
+    for notification_id in notification_ids:
+        try:
+            current_app.send_task(task, args=(notification_id,), countdown=delay)
+        except Exception:  # the broker being down costs an email or a push, never a move
+            log.warning("could not queue %s for notification %s", task, notification_id)

@@ -15,7 +15,7 @@ from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import ngettext
 
-from accounts import notifications
+from accounts import notifications, push
 from accounts.models import Notification, User
 
 log = logging.getLogger(__name__)
@@ -31,30 +31,9 @@ def local_time(user: User, now: datetime) -> datetime:
     return now.astimezone(zone)
 
 
-def queue_notification_email(notification_id: int) -> None:
-    """After a short delay (the missed-message pattern): a notice read in the meantime, or
-    whose wait is over by then, is not emailed."""
-    try:
-        send_notification_email.apply_async(
-            (notification_id,), countdown=settings.NOTIFICATION_EMAIL_DELAY
-        )
-    except Exception:  # the broker being down costs an email, never a move
-        log.warning("could not queue the email for notification %s", notification_id)
-
-
-def queue_notification_push(notification_id: int) -> None:
-    """After PUSH_DELAY: a notice read in the meantime is not pushed (accounts.push)."""
-    try:
-        send_notification_push.apply_async((notification_id,), countdown=settings.PUSH_DELAY)
-    except Exception:  # the broker being down costs a push, never a move
-        log.warning("could not queue the push for notification %s", notification_id)
-
-
 @shared_task(acks_late=True, ignore_result=True, soft_time_limit=50, time_limit=60)
 def send_notification_push(notification_id: int) -> str:
     """On the ``email`` queue (config.settings routes accounts.tasks there)."""
-    from accounts import push
-
     return push.send_notification(notification_id)
 
 
