@@ -123,3 +123,21 @@ def vapid_claims(authorization: str, public_key: str) -> dict[str, Any]:
 
 
 __all__ = ["Browser", "InvalidSignature", "PushEndpoint", "Received", "vapid_claims"]
+
+
+def subscribe(user: Any, endpoint: PushEndpoint, user_agent: str = "") -> Browser:
+    """``user`` turns push on through the real subscribe view, for a browser at ``endpoint``."""
+    from django.test import Client
+    from django.urls import reverse
+
+    browser = Browser(endpoint.url(f"/push/{user.username}"))
+    client = Client()
+    client.force_login(user)
+    response = client.post(
+        reverse("push_subscribe"),
+        browser.subscription(),
+        content_type="application/json",
+        HTTP_USER_AGENT=user_agent,
+    )
+    assert response.status_code == 201, response.content
+    return browser

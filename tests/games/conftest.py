@@ -5,6 +5,7 @@ import pytest
 from accounts.services import friendship_create
 from games import services
 from tests.games.worker import Worker, flush_broker
+from tests.push_endpoint import PushEndpoint
 
 
 @pytest.fixture
@@ -41,3 +42,11 @@ def worker(tmp_path):
     proc.start()
     yield proc
     proc.stop()
+
+
+@pytest.fixture
+def endpoint():
+    """A real push endpoint on 127.0.0.1 recording what the worker delivers."""
+    server = PushEndpoint().start()
+    yield server
+    server.stop()

@@ -7,6 +7,7 @@ import random
 import re
 from typing import Any
 
+from games import services
 from games.engines import registry
 from games.models import Game, Seat
 from games.replays import rebuild
@@ -50,3 +51,20 @@ def form_fields(action: dict[str, Any], version: int, key: str) -> dict[str, str
 def assert_replays(game: Game) -> None:
     game.refresh_from_db()
     assert json.dumps(rebuild(game), sort_keys=True) == json.dumps(game.state, sort_keys=True)
+
+
+def play_to_the_end(game: Game, seed: int = 1) -> Game:
+    """Plays the humans' moves with the engine's bot until the game is over (bots answer)."""
+    rng = random.Random(seed)
+    users = seat_users(game)
+    for _ in range(5000):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE:
+            break
+        move = next_human_move(game, rng)
+        assert move is not None, "the game waits on nobody"
+        seat, action = move
+        services.act(users[seat], game.pk, game.version_for(seat), action)
+    game.refresh_from_db()
+    assert game.is_over, "the game did not end"
+    return game

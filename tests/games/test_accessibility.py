@@ -14,21 +14,11 @@ from django.urls import reverse
 from games import services
 from games.engines import registry
 from games.models import Game
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import next_human_move, play_to_the_end, seat_users
 
 CHROMIUM = "/usr/bin/chromium"
 OPTIONS = {"resultTypes": ["violations", "incomplete"]}
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
-
-
-def _play_to_the_end(game: Game, rng: random.Random) -> Game:
-    for _ in range(5000):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            return game
-        seat, action = next_human_move(game, rng)
-        services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
-    raise AssertionError("the game did not end")
 
 
 def _short_text_contrast(results: dict) -> list[str]:
@@ -75,7 +65,7 @@ def test_no_serious_violations_on_table_replay_and_rules(engine, started, live_s
         seat, action = next_human_move(running, rng)
         services.act(seat_users(running)[seat], running.pk, running.version_for(seat), action)
         running.refresh_from_db()
-    finished = _play_to_the_end(started(engine), random.Random(4))
+    finished = play_to_the_end(started(engine), seed=4)
     assert finished.status == Game.Status.FINISHED
     waiting = registry.get(engine).waiting_for(running.state).seats
     viewer = seat_users(running)[min(waiting)]  # a player the game waits on: the moves show

@@ -19,32 +19,11 @@ from games.engines import registry
 from games.models import Game
 from tests.games.helpers import next_human_move, seat_users
 from tests.games.worker import wait_for
-from tests.push_endpoint import Browser, PushEndpoint, vapid_claims
+from tests.push_endpoint import Browser, PushEndpoint, subscribe, vapid_claims
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 ANDROID_FIREFOX = "Mozilla/5.0 (Android 14; Mobile; rv:130.0) Gecko/130.0 Firefox/130.0"
-
-
-@pytest.fixture
-def endpoint():
-    server = PushEndpoint().start()
-    yield server
-    server.stop()
-
-
-def subscribe(user: User, endpoint: PushEndpoint) -> Browser:
-    browser = Browser(endpoint.url(f"/push/{user.username}"))
-    client = Client()
-    client.force_login(user)
-    response = client.post(
-        reverse("push_subscribe"),
-        browser.subscription(),
-        content_type="application/json",
-        HTTP_USER_AGENT=ANDROID_FIREFOX,
-    )
-    assert response.status_code == 201, response.content
-    return browser
 
 
 def settled() -> bool:
@@ -82,7 +61,7 @@ def test_a_move_that_opens_a_turn_pushes_the_notice_once_readable_only_by_the_br
 ):
     game = turn_game(started)
     users = seat_users(game)
-    browsers = {seat: subscribe(user, endpoint) for seat, user in users.items()}
+    browsers = {seat: subscribe(user, endpoint, ANDROID_FIREFOX) for seat, user in users.items()}
     assert PushSubscription.objects.get(user=users[0]).label == "Firefox / Android"
     engine = registry.get(game.engine)
     mover = engine.waiting_for(game.state).seats[0]
@@ -129,7 +108,9 @@ def window_game(started, endpoint) -> tuple[Game, dict[int, Browser]]:
         game = started("imperador")
         engine = registry.get(game.engine)
         users = seat_users(game)
-        browsers = {seat: subscribe(user, endpoint) for seat, user in users.items()}
+        browsers = {
+            seat: subscribe(user, endpoint, ANDROID_FIREFOX) for seat, user in users.items()
+        }
         rng = random.Random(attempt)
         for _step in range(30):
             game.refresh_from_db()
@@ -181,7 +162,7 @@ def test_no_push_for_a_notice_read_first_or_a_kind_turned_off(started, worker, e
     game = turn_game(started)
     users = seat_users(game)
     for user in users.values():
-        subscribe(user, endpoint)
+        subscribe(user, endpoint, ANDROID_FIREFOX)
     engine = registry.get(game.engine)
     rng = random.Random(7)
 
@@ -226,7 +207,7 @@ def test_a_subscription_the_push_service_calls_gone_is_removed(started, worker, 
     game = turn_game(started)
     users = seat_users(game)
     for user in users.values():
-        subscribe(user, endpoint)
+        subscribe(user, endpoint, ANDROID_FIREFOX)
         endpoint.status[f"/push/{user.username}"] = 410
     engine = registry.get(game.engine)
     mover = engine.waiting_for(game.state).seats[0]

@@ -6,8 +6,6 @@ from __future__ import annotations
 import random
 
 import pytest
-from django.test import Client
-from django.urls import reverse
 
 from accounts import notifications
 from accounts.models import Notification, PushSubscription, User
@@ -17,27 +15,9 @@ from games import services
 from games.engines import registry
 from games.models import Game
 from tests.games.helpers import next_human_move, seat_users
-from tests.push_endpoint import Browser, PushEndpoint
+from tests.push_endpoint import PushEndpoint, subscribe
 
 pytestmark = pytest.mark.django_db
-
-
-@pytest.fixture
-def endpoint():
-    server = PushEndpoint().start()
-    yield server
-    server.stop()
-
-
-def subscribe(user: User, endpoint: PushEndpoint) -> Browser:
-    browser = Browser(endpoint.url(f"/push/{user.username}"))
-    client = Client()
-    client.force_login(user)
-    response = client.post(
-        reverse("push_subscribe"), browser.subscription(), content_type="application/json"
-    )
-    assert response.status_code == 201
-    return browser
 
 
 def turn_of(game: Game) -> tuple[int, User]:

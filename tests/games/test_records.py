@@ -11,20 +11,9 @@ from django.urls import reverse
 from accounts.services import friendship_create
 from games import services
 from games.models import Game, Invitation, PlayerRecord
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import next_human_move, play_to_the_end, seat_users
 
 pytestmark = pytest.mark.django_db
-
-
-def play_to_the_end(game: Game, seed: int = 1) -> Game:
-    rng = random.Random(seed)
-    for _ in range(3000):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            return game
-        seat, action = next_human_move(game, rng)
-        services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
-    raise AssertionError("the game did not end")
 
 
 def client_for(user) -> Client:

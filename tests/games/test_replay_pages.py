@@ -4,7 +4,6 @@ registered from the test goes through the same pages with no shared module edite
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -19,7 +18,7 @@ from games.engines import registry
 from games.engines.cockroach_poker import cards as cockroach_cards
 from games.models import Event, Game
 from tests.games import toy_game
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import play_to_the_end, seat_users
 
 ENGINES = sorted(registry.ENGINES)
 COUNTS = [(slug, n) for slug in ENGINES for n in range(3, registry.ENGINES[slug].max_players + 1)]
@@ -42,23 +41,6 @@ def text_of(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", html))
 
 
-def finish(game: Game, seed: int) -> Game:
-    """Plays the humans' moves with the engine's bot until the game is over (bots answer)."""
-    rng = random.Random(seed)
-    users = seat_users(game)
-    for _ in range(5000):
-        game.refresh_from_db()
-        if game.status != Game.Status.ACTIVE:
-            break
-        move = next_human_move(game, rng)
-        assert move is not None, "the game waits on nobody"
-        seat, action = move
-        services.act(users[seat], game.pk, game.version_for(seat), action)
-    game.refresh_from_db()
-    assert game.is_over
-    return game
-
-
 def replay_page(client: Client, game: Game, step: int | None = None) -> str:
     url = reverse("games:replay", args=[game.pk]) + ("" if step is None else f"?step={step}")
     response = client.get(url)
@@ -77,7 +59,7 @@ def test_every_step_of_a_finished_game_draws_the_games_board_with_names(alice, e
     User.objects.filter(pk=alice.pk).update(display_name="Anouk")
     game = services.game_create(alice, engine=engine, seats=players, bots=players - 1)
     services.game_start(alice, game.pk)
-    game = finish(game, players)
+    game = play_to_the_end(game, players)
     names = selectors.seat_names(game)
     client = Client()
     client.force_login(alice)
@@ -128,7 +110,7 @@ def test_the_replay_shows_every_card_face_up_mid_game(trio):
     services.game_join(bob, game.pk)
     services.game_join(carol, game.pk)
     services.game_start(alice, game.pk)
-    game = finish(game, 7)
+    game = play_to_the_end(game, 7)
     client = Client()
     client.force_login(bob)
     html = main_of(replay_page(client, game, 1))
@@ -144,7 +126,7 @@ def test_the_replay_shows_every_card_face_up_mid_game(trio):
 
 @pytest.mark.django_db
 def test_the_replay_steps_by_links_and_keys(started):
-    game = finish(started("imperador"), 3)
+    game = play_to_the_end(started("imperador"), 3)
     client = Client()
     client.force_login(User.objects.get(username="alice"))
     html = replay_page(client, game, 2)
@@ -200,7 +182,7 @@ def test_a_toy_fourth_game_plays_through_the_table_history_and_replay(toy, trio)
     assert 'class="event secret"' in log  # the engine's audience, not a list of kinds
     assert 'value="drop"' in html and "Drop a pebble" in html  # its move, in its words
 
-    game = finish(game, 1)
+    game = play_to_the_end(game, 1)
     table = clients[first].get(reverse("games:table", args=[game.pk])).content.decode()
     assert "dropped a pebble worth" in table and "Watch the full reveal" in table
     moves = Event.objects.filter(game=game).count()
