@@ -7,33 +7,22 @@ from __future__ import annotations
 import copy
 import random
 import re
-from concurrent.futures import ThreadPoolExecutor
 
 import pytest
 from django.conf import settings
-from django.db import connection, connections
+from django.db import connections
 from django.test import Client
 
 from games import services
 from games.engines import registry
 from games.models import Game
 from tests.games.helpers import next_human_move, seat_users
+from tests.journeys.drive import in_thread
 from tests.live_server import daphne, server_env
 
 CHROMIUM = "/usr/bin/chromium"
 
 pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser]
-
-
-def in_thread(call):
-    def run():
-        try:
-            return call()
-        finally:
-            connection.close()
-
-    with ThreadPoolExecutor(1) as pool:
-        return pool.submit(run).result(30)
 
 
 def _cheats(engine, state, seat):

@@ -18,8 +18,13 @@ from concurrent.futures import ThreadPoolExecutor
 from email import policy
 from pathlib import Path
 from typing import Any, TypeVar
+from unittest import mock
 
 from django.db import connection
+
+from accounts.services import friendship_create
+from games import services
+from games.models import Game
 
 ROOT = Path(__file__).resolve().parents[2]
 SHOTS = ROOT / "var" / "screenshots"
@@ -74,6 +79,25 @@ FIND_FORM = """
 
 class AnyOf(tuple):
     """A field that may take any of these values (cards of one kind are one choice on the page)."""
+
+
+def friends_at_a_started_table(users: list[Any], engine: str, seed: int | None = None) -> Game:
+    """The users befriend each other, the first creates a table of ``engine`` for all of them,
+    the others join, the first starts it (on ``seed``, a deal the test rehearsed, if given)."""
+    for i, a in enumerate(users):
+        for b in users[i + 1 :]:
+            friendship_create(a, b)
+    game = services.game_create(
+        users[0], engine=engine, seats=len(users), invite=[u.username for u in users[1:]]
+    )
+    for user in users[1:]:
+        services.game_join(user, game.pk)
+    if seed is None:
+        services.game_start(users[0], game.pk)
+    else:
+        with mock.patch("games.services.tables.secrets.randbits", return_value=seed):
+            services.game_start(users[0], game.pk)
+    return Game.objects.get(pk=game.pk)
 
 
 def in_thread(call: Callable[[], T]) -> T:

@@ -12,12 +12,18 @@ from typing import Any
 
 import pytest
 
-from accounts.services import friendship_create
-from games import services
 from games.engines import registry
 from games.models import Game
 from tests.games.worker import wait_for
-from tests.journeys.drive import AnyOf, click_move, in_thread, move, shoot, wait_revision
+from tests.journeys.drive import (
+    AnyOf,
+    click_move,
+    friends_at_a_started_table,
+    in_thread,
+    move,
+    shoot,
+    wait_revision,
+)
 
 JOURNEY = "imperador"
 ENGINE = "imperador"
@@ -38,19 +44,7 @@ def test_an_imperador_turn_with_the_show_of_hands_in_three_pages(make_user, sign
     engine = registry.get(ENGINE)
     users = [make_user(name) for name in ("pia", "quin", "rae")]
 
-    def set_up() -> Game:
-        for i, a in enumerate(users):
-            for b in users[i + 1 :]:
-                friendship_create(a, b)
-        game = services.game_create(
-            users[0], engine=ENGINE, seats=3, invite=[u.username for u in users[1:]]
-        )
-        for user in users[1:]:
-            services.game_join(user, game.pk)
-        services.game_start(users[0], game.pk)
-        return Game.objects.get(pk=game.pk)
-
-    game = in_thread(set_up)
+    game = in_thread(lambda: friends_at_a_started_table(users, ENGINE))
     seat_of = {s.user_id: s.index for s in game.seats.all()}
     pages = {seat_of[u.pk]: signed_in_page(u) for u in users}
     for page in pages.values():

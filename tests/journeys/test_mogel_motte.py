@@ -13,18 +13,23 @@ from __future__ import annotations
 
 import copy
 from typing import Any
-from unittest import mock
 
 import pytest
 
-from accounts.services import friendship_create
-from games import services
 from games.engines import registry
 from games.engines.mogel_motte import rules
 from games.engines.mogel_motte.cards import COCKROACH, MOSQUITO, NUMBER
 from games.models import Game
 from tests.games.worker import wait_for
-from tests.journeys.drive import AnyOf, click_move, in_thread, move, shoot, wait_revision
+from tests.journeys.drive import (
+    AnyOf,
+    click_move,
+    friends_at_a_started_table,
+    in_thread,
+    move,
+    shoot,
+    wait_revision,
+)
 
 JOURNEY = "mogel-motte"
 ENGINE = "mogel-motte"
@@ -98,20 +103,7 @@ def test_a_race_and_a_slap_answered_in_three_pages_at_once(make_user, signed_in_
     seed = next(s for s in range(1, 2000) if rehearse(engine, s))
     users = [make_user(name) for name in ("mia", "noa", "oli")]
 
-    def set_up() -> Game:
-        for i, a in enumerate(users):
-            for b in users[i + 1 :]:
-                friendship_create(a, b)
-        game = services.game_create(
-            users[0], engine=ENGINE, seats=3, invite=[u.username for u in users[1:]]
-        )
-        for user in users[1:]:
-            services.game_join(user, game.pk)
-        with mock.patch("games.services.tables.secrets.randbits", return_value=seed):
-            services.game_start(users[0], game.pk)
-        return Game.objects.get(pk=game.pk)
-
-    game = in_thread(set_up)
+    game = in_thread(lambda: friends_at_a_started_table(users, ENGINE, seed))
     assert game.seed == seed
     seat_of = {s.user_id: s.index for s in game.seats.all()}
     pages = {seat_of[u.pk]: signed_in_page(u) for u in users}
