@@ -111,6 +111,7 @@ class Presentation:
 
     slug = ""
     board_template = GENERIC_BOARD
+    art: Any = None  # the game's art module (``face(card)``, ``back()``); None: no pictures
     seat_fields: frozenset[str] = SEAT_FIELDS
     card_fields = frozenset({"card", "cards"})
     claim_fields: frozenset[str] = frozenset()  # move fields whose choices are claims

@@ -6,6 +6,8 @@ generic one: the tree board, words with spaces for underscores, sentences from t
 
 from __future__ import annotations
 
+from typing import Any
+
 from games.catalog.base import Presentation
 from games.catalog.cockroach_poker.presentation import PRESENTATION as COCKROACH_POKER
 from games.catalog.imperador.presentation import PRESENTATION as IMPERADOR
@@ -20,3 +22,11 @@ GENERIC = Presentation()
 def get(slug: str) -> Presentation:
     """The presentation of ``slug``; the generic one for a game that registers none."""
     return PRESENTATIONS.get(slug, GENERIC)
+
+
+def art(slug: str) -> Any:
+    """The art module of ``slug`` (``KeyError`` for a game without pictures)."""
+    module = get(slug).art
+    if module is None:
+        raise KeyError(slug)
+    return module

@@ -12,7 +12,8 @@ from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils.safestring import SafeString
 
-from games.catalog.pictures import CardArt, art_module, picture_path
+from games.catalog import registry
+from games.catalog.pictures import CardArt, picture_path
 
 register = template.Library()
 
@@ -27,11 +28,11 @@ def _render(slug: str, art: CardArt) -> SafeString:
 def card(game_slug: str, card: Mapping[str, Any] | None = None, **fields: Any) -> SafeString:
     """The face of ``card`` (an engine card dict); a back when the card is hidden (``None``).
     A page without a card dict names the fields instead: ``{% card slug kind="…" %}``."""
-    module = art_module(game_slug)
+    module = registry.art(game_slug)
     card = card or fields or None
     return _render(game_slug, module.face(card) if card else module.back())
 
 
 @register.simple_tag
 def card_back(game_slug: str) -> SafeString:
-    return _render(game_slug, art_module(game_slug).back())
+    return _render(game_slug, registry.art(game_slug).back())

@@ -26,7 +26,7 @@ from django.utils.translation import gettext_lazy as _
 from games import history
 from games.catalog import registry
 from games.catalog.base import GENERIC_BOARD
-from games.catalog.pictures import art_module, picture_path
+from games.catalog.pictures import picture_path
 
 register = template.Library()
 
@@ -216,7 +216,7 @@ def _picture(slug: str, node: Any, alt: str) -> SafeString | None:
     """The card's picture from the game's art module (a back for ``None``), or None for a game
     without pictures."""
     try:
-        module = art_module(slug)
+        module = registry.art(slug)
     except KeyError:
         return None
     art = module.face(node) if node is not None else module.back()

@@ -15,7 +15,8 @@ from django.contrib.staticfiles import finders
 from django.template import Context, Template
 from django.utils import translation
 
-from games.catalog.pictures import art_module, picture_path
+from games.catalog.pictures import picture_path
+from games.catalog.registry import art as art_module
 from games.engines import registry
 from games.engines.mogel_motte import cards as mogel_cards
 

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.catalog.base import CardFace, Mark, Presentation, Words, is_seat, public_events
+from games.catalog.imperador import art as card_art
 from games.catalog.imperador.sentences import REASONS, SENTENCES, band
 from games.catalog.imperador.words import WORDS
 from games.engines.imperador import ENGINE
@@ -19,6 +20,7 @@ NUMBER, OBJECT = "number", "object"  # the engine's two card kinds (cards.card_f
 
 class Imperador(Presentation):
     slug = ENGINE.slug
+    art = card_art
     board_template = f"catalog/{ENGINE.slug}/board.html"
     seat_fields = Presentation.seat_fields | {"successor", "emperor", "victim"}
     words = WORDS

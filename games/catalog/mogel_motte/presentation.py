@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from games.catalog.base import CardFace, Mark, Presentation, Words, is_seat, public_events
+from games.catalog.mogel_motte import art as card_art
 from games.catalog.mogel_motte.sentences import SENTENCES
 from games.catalog.mogel_motte.words import WORDS
 from games.engines.mogel_motte import ENGINE
@@ -20,6 +21,7 @@ ORDER = {kind: i for i, kind in enumerate(C.KINDS)}
 
 class MogelMotte(Presentation):
     slug = ENGINE.slug
+    art = card_art
     board_template = f"catalog/{ENGINE.slug}/board.html"
     seat_fields = Presentation.seat_fields | {"guard", "slowest", "winner"}
     words = WORDS
