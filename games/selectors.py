@@ -17,6 +17,7 @@ from accounts.selectors import any_block_between, friends_of
 from games.engines import registry
 from games.engines.core import Event as EngineEvent
 from games.models import Event, Game, Invitation, Pace, Seat
+from games.table_read import read_game_with_seats
 
 
 def with_seats(game: Game, seats: list[Seat]) -> Game:
@@ -32,14 +33,9 @@ def with_seats(game: Game, seats: list[Seat]) -> Game:
 
 
 def game_with_seats(game_id: int) -> Game | None:
-    """A game with its seats and their players, in one query (the seats joined to the game)."""
-    seats = list(
-        Seat.objects.filter(game_id=game_id).select_related("game", "user").order_by("index")
-    )
-    if not seats:
-        game = Game.objects.filter(pk=game_id).first()
-        return None if game is None else with_seats(game, [])
-    return with_seats(seats[0].game, seats)
+    """A game with its seats and their players, in one query (games/table_read.py)."""
+    read = read_game_with_seats(game_id)
+    return None if read is None else with_seats(*read)
 
 
 def seat_of(game: Game, user: Any) -> Seat | None:
