@@ -16,6 +16,10 @@ from channels.layers import get_channel_layer
 log = logging.getLogger(__name__)
 
 
+# How long a committing thread lets its table's ping go first (see _Sender).
+TABLE_PING_WAIT_SECONDS = 0.02
+
+
 def group_name(game_id: int) -> str:
     return f"game-{game_id}"
 
@@ -34,6 +38,7 @@ def notify_game_changed(
     _send(
         group_name(game_id),
         {"type": "game.changed", "revision": revision, "seats": seats, "version": version},
+        wait=TABLE_PING_WAIT_SECONDS,
     )
 
 
@@ -49,12 +54,12 @@ def notify_chat(game_id: int) -> None:
     _send(group_name(game_id), {"type": "chat.posted"})
 
 
-def _send(group: str, message: dict[str, Any]) -> None:
+def _send(group: str, message: dict[str, Any], wait: float = 0) -> None:
     layer = get_channel_layer()
     if layer is None:
         return
     if _shared_layer(layer):
-        _sender().send(group, message)
+        _sender().send(group, message, wait)
         return
     try:
         async_to_sync(layer.group_send)(group, message)
@@ -72,13 +77,18 @@ class _Sender:
 
     ``async_to_sync`` from a request's thread built an event loop and a new Redis connection
     for every ping (channels-redis keeps its connections per loop): a fifth of a move's time
-    under load. Here the loop and its connection live on, and the request does not wait for
-    Redis at all (a lost ping costs a refresh: the heartbeat's answer carries the revision)."""
+    under load. Here the loop and its connection live on. A request does not wait for Redis,
+    except briefly for a table's ping (``wait``): left to run on, its thread held the
+    interpreter with the change's remaining work (notices' tasks, the answer) while the ping
+    waited for its turn — 2.5 ms p50 from the call to the ping in Redis in bench/fanout.py.
+    A lost ping costs a refresh: the heartbeat's answer carries the revision."""
 
     def __init__(self) -> None:
         self.pid = os.getpid()
         self.loop = asyncio.new_event_loop()
-        self.queue: asyncio.Queue[tuple[str, dict[str, Any]]] = asyncio.Queue()
+        self.queue: asyncio.Queue[tuple[str, dict[str, Any], threading.Event | None]] = (
+            asyncio.Queue()
+        )
         threading.Thread(target=self._run, name="fibbers-broadcast", daemon=True).start()
 
     def _run(self) -> None:
@@ -88,7 +98,7 @@ class _Sender:
     async def _drain(self) -> None:
         layer = get_channel_layer()
         while True:
-            name, message = await self.queue.get()
+            name, message, sent = await self.queue.get()
             # A connection left idle past the layer's socket_timeout fails once; the retry
             # gets a fresh one from the pool.
             for attempt in (1, 2):
@@ -98,9 +108,16 @@ class _Sender:
                 except Exception:
                     if attempt == 2:
                         log.exception("broadcast failed for %s", name)
+            if sent is not None:
+                sent.set()
 
-    def send(self, name: str, message: dict[str, Any]) -> None:
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, (name, message))
+    def send(self, name: str, message: dict[str, Any], wait: float = 0) -> None:
+        """Queues the ping; with ``wait``, returns once it is sent or after ``wait`` seconds
+        (a slow Redis delays a move by at most that, never fails it)."""
+        sent = threading.Event() if wait else None
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, (name, message, sent))
+        if sent is not None:
+            sent.wait(wait)
 
 
 _current: _Sender | None = None

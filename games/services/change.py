@@ -377,11 +377,8 @@ class GameChange:
         )
         if updated != 1:
             raise StaleVersion(game.version)
-        if finished_now:
-            records.record_finished(game, self.seats)
-            notify.game_finished(game, self.engine, self.seats)
-        elif self.wait_opened and game.status == Game.Status.ACTIVE and self.waiting:
-            notify.wait_opened(game, self.engine, self.state, self.waiting, self.seats, self.movers)
+        # The pings first: after commit, on_commit callbacks run in order, and the notices'
+        # email and push tasks below would otherwise be queued before the table hears of it.
         game_id, revision, version = game.pk, game.revision, game.version
         seats = None if observers is None else sorted(observers)
         transaction.on_commit(
@@ -389,6 +386,11 @@ class GameChange:
         )
         users = self._users_to_ping(observers)
         transaction.on_commit(lambda: broadcast.notify_users_changed(users))
+        if finished_now:
+            records.record_finished(game, self.seats)
+            notify.game_finished(game, self.engine, self.seats)
+        elif self.wait_opened and game.status == Game.Status.ACTIVE and self.waiting:
+            notify.wait_opened(game, self.engine, self.state, self.waiting, self.seats, self.movers)
         for effect in self._after_commit:
             transaction.on_commit(effect)
 
