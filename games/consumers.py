@@ -6,8 +6,9 @@ Join first, then read: a change committed in between is still announced. Moves s
 socket go through the same service as HTTP; errors go back to the sender only.
 
 Fan-out: every table socket of one process that hears the same ping shares one read of the
-game (``SharedGames``); each then builds its own seat's payload in memory (engine.view), so a
-move costs one database read per process, not one per socket queued on Channels' sync thread.
+game (``SharedGames``), made on the event loop (games/live_read.py); each then builds its own
+seat's payload in memory (engine.view), so a move costs one database read per process, not one
+per socket queued on Channels' sync thread.
 
 With the in-memory channel layer (the embedded default) a ping from the Celery worker never
 reaches the server process, so there the sockets also poll their revision every POLL_SECONDS.
@@ -17,10 +18,12 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import time
 from typing import Any
 
 import orjson
+import psycopg
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -29,9 +32,11 @@ from channels.layers import InMemoryChannelLayer
 from accounts.models import User
 from accounts.notifications import mark_online, mark_present
 from config.inputs import BadInput, parse_json
-from games import broadcast, selectors, services
+from games import broadcast, live_read, selectors, services
 from games.errors import GameError, StaleVersion
 from games.models import Game
+
+log = logging.getLogger(__name__)
 
 # A move is a small object; anything bigger or deeper is refused before it is parsed further.
 MAX_FRAME_CHARS = 8192
@@ -124,6 +129,10 @@ class SharedGames:
     def watch(self, game_id: int) -> None:
         self._watchers[game_id] = self._watchers.get(game_id, 0) + 1
 
+    def idle(self) -> bool:
+        """No table socket of this process is open."""
+        return not self._watchers
+
     def unwatch(self, game_id: int) -> None:
         left = self._watchers.get(game_id, 1) - 1
         if left <= 0:
@@ -141,7 +150,7 @@ class SharedGames:
         future: asyncio.Future[Game | None] = asyncio.get_running_loop().create_future()
         self._reads[game_id] = ((revision, version), future)
         try:
-            game = await database_sync_to_async(_load_game)(game_id)
+            game = await _read_shared(game_id)
         except BaseException as exc:
             self._reads.pop(game_id, None)
             future.set_exception(exc)
@@ -158,6 +167,17 @@ class SharedGames:
 
 
 shared_games = SharedGames()
+
+
+async def _read_shared(game_id: int) -> Game | None:
+    """On PostgreSQL on the loop itself (games/live_read.py); if that connection fails, or
+    elsewhere, on Channels' sync thread."""
+    if live_read.available():
+        try:
+            return await live_read.reader.game_with_seats(game_id)
+        except psycopg.Error:
+            log.warning("the sockets' loop read failed; reading on the sync thread", exc_info=True)
+    return await database_sync_to_async(_load_game)(game_id)
 
 
 def _polls(layer: Any) -> bool:
@@ -233,6 +253,8 @@ class GameConsumer(Consumer):
         if getattr(self, "watching", False):
             shared_games.unwatch(self.game_id)
             self.watching = False
+            if shared_games.idle():
+                await live_read.reader.close()
         await self.channel_layer.group_discard(self.group, self.channel_name)
 
     async def _fresh_state(self, revision: int, version: int) -> None:

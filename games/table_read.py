@@ -52,16 +52,24 @@ def _statements(vendor: str) -> tuple[str, str]:
     return game, seats
 
 
-def _rows(game_id: int) -> tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]:
-    game, seats = _statements(connection.vendor)
+Rows = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
+
+
+def postgresql_statement() -> str:
+    """Both statements as one: psycopg's client-side binding sends them as one simple query
+    (one round trip), the second result following with ``nextset``."""
+    game, seats = _statements("postgresql")
+    return f"{game}; {seats}"
+
+
+def _rows(game_id: int) -> Rows:
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            # both statements in one round trip (psycopg's client-side binding sends them as
-            # one simple query; the second result follows with nextset)
-            cursor.execute(f"{game}; {seats}", [game_id, game_id])
+            cursor.execute(postgresql_statement(), [game_id, game_id])
             game_rows = cursor.fetchall()
             cursor.nextset()
             return game_rows, cursor.fetchall()
+        game, seats = _statements(connection.vendor)
         cursor.execute(game, [game_id])
         game_rows = cursor.fetchall()
         if not game_rows:
@@ -100,7 +108,11 @@ def _instance(model: type[Model], values: Sequence[Any]) -> Any:
 
 def read_game_with_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
     """The game and its seats (index order, each with its player or None), or None."""
-    game_rows, seat_rows = _rows(game_id)
+    return build(*_rows(game_id))
+
+
+def build(game_rows: list[tuple[Any, ...]], seat_rows: list[tuple[Any, ...]]) -> Any:
+    """The game and its seats from the two statements' rows (None: no such game)."""
     if not game_rows:
         return None
     game = _instance(Game, game_rows[0])

@@ -8,12 +8,23 @@ from django.core.cache import cache
 from django.test import Client
 from django.utils import translation
 
+from games import live_read
+
 
 @pytest.fixture(autouse=True)
 def _clear_cache(request):
     if "django_db_setup" in request.fixturenames or request.node.get_closest_marker("django_db"):
         cache.clear()
     yield
+
+
+@pytest.fixture(autouse=True)
+def _sockets_read_connection():
+    """A table socket's loop read keeps a connection until its process's last table socket
+    disconnects; a test's sockets may end without disconnecting (a socket the server closed),
+    and the test database could not be dropped while that connection lives."""
+    yield
+    live_read.reader.discard()
 
 
 @pytest.fixture(autouse=True)
