@@ -1,0 +1,41 @@
+"""After a move commits, its table hears of it first: the socket ping leaves before the
+notices' email and push tasks are queued (on_commit runs its callbacks in order)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from celery import current_app
+
+from accounts.models import Notification
+from games import broadcast, services
+from tests.games.helpers import next_human_move, seat_users
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_table_ping_leaves_before_the_notices_tasks(started, monkeypatch):
+    game = started("cockroach-poker-royal")
+    users = seat_users(game)
+    order: list[str] = []
+    real_send, real_send_task = broadcast._send, current_app.send_task
+
+    def send(group, message, wait=0):
+        order.append(group.split("-")[0])  # "game" or "user"
+        real_send(group, message, wait)
+
+    def send_task(name, *args, **kwargs):
+        order.append(name)
+        return real_send_task(name, *args, **kwargs)
+
+    monkeypatch.setattr(broadcast, "_send", send)
+    monkeypatch.setattr(current_app, "send_task", send_task)
+    seat, action = next_human_move(game, random.Random(4))
+    before = Notification.objects.count()
+    services.act(users[seat], game.pk, game.version_for(seat), action)
+
+    assert Notification.objects.count() > before  # the move opened a wait with its notice
+    tasks = [name for name in order if "." in name]
+    assert tasks, order  # the notice's email was queued
+    assert order[0] == "game", order
+    assert order.index("game") < order.index(tasks[0])
