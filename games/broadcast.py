@@ -4,6 +4,7 @@ Never send the state: each consumer renders what its own user may see."""
 from __future__ import annotations
 
 import asyncio
+import itertools
 import logging
 import os
 import threading
@@ -73,7 +74,8 @@ def _shared_layer(layer: Any) -> bool:
 
 
 class _Sender:
-    """One event loop per process, in a daemon thread, sends every ping in order.
+    """One event loop per process, in a daemon thread, sends every ping in order (a table ping
+    that its change waits for first).
 
     ``async_to_sync`` from a request's thread built an event loop and a new Redis connection
     for every ping (channels-redis keeps its connections per loop): a fifth of a move's time
@@ -86,9 +88,13 @@ class _Sender:
     def __init__(self) -> None:
         self.pid = os.getpid()
         self.loop = asyncio.new_event_loop()
-        self.queue: asyncio.Queue[tuple[str, dict[str, Any], threading.Event | None]] = (
-            asyncio.Queue()
-        )
+        # (0 for a ping someone waits for, else 1; arrival number; group; message; its event):
+        # a waited-for table ping goes before the players' list pings already queued, which a
+        # change queues five or six at a time (in order among themselves).
+        self.queue: asyncio.PriorityQueue[
+            tuple[int, int, str, dict[str, Any], threading.Event | None]
+        ] = asyncio.PriorityQueue()
+        self.arrivals = itertools.count()
         threading.Thread(target=self._run, name="fibbers-broadcast", daemon=True).start()
 
     def _run(self) -> None:
@@ -98,7 +104,7 @@ class _Sender:
     async def _drain(self) -> None:
         layer = get_channel_layer()
         while True:
-            name, message, sent = await self.queue.get()
+            _, _, name, message, sent = await self.queue.get()
             # A connection left idle past the layer's socket_timeout fails once; the retry
             # gets a fresh one from the pool.
             for attempt in (1, 2):
@@ -115,7 +121,8 @@ class _Sender:
         """Queues the ping; with ``wait``, returns once it is sent or after ``wait`` seconds
         (a slow Redis delays a move by at most that, never fails it)."""
         sent = threading.Event() if wait else None
-        self.loop.call_soon_threadsafe(self.queue.put_nowait, (name, message, sent))
+        item = (0 if sent else 1, next(self.arrivals), name, message, sent)
+        self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
         if sent is not None:
             sent.wait(wait)
 
