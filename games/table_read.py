@@ -19,7 +19,7 @@ from django.db import connection
 from django.db.models import Field, Model
 
 from accounts.models import User
-from games.models import Game, Seat
+from games.models import Event, Game, Seat
 
 Converter = Callable[[Any, Any, Any], Any]
 
@@ -52,7 +52,7 @@ def _statements(vendor: str) -> tuple[str, str]:
     return game, seats
 
 
-Rows = tuple[list[tuple[Any, ...]], list[tuple[Any, ...]]]
+Rows = list[tuple[Any, ...]]
 
 
 def postgresql_statement() -> str:
@@ -62,20 +62,41 @@ def postgresql_statement() -> str:
     return f"{game}; {seats}"
 
 
-def _rows(game_id: int) -> Rows:
+def _execute(statements: list[tuple[str, list[Any]]]) -> list[Rows]:
+    """Each statement's rows. On PostgreSQL all in one round trip (one simple query; in READ
+    COMMITTED each statement still takes its own snapshot, after the one before it ended)."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(postgresql_statement(), [game_id, game_id])
-            game_rows = cursor.fetchall()
-            cursor.nextset()
-            return game_rows, cursor.fetchall()
-        game, seats = _statements(connection.vendor)
-        cursor.execute(game, [game_id])
-        game_rows = cursor.fetchall()
-        if not game_rows:
-            return [], []
-        cursor.execute(seats, [game_id])
-        return game_rows, cursor.fetchall()
+            cursor.execute(
+                "; ".join(sql for sql, _ in statements),
+                [param for _, params in statements for param in params],
+            )
+            results = [cursor.fetchall()]
+            while len(results) < len(statements):
+                cursor.nextset()
+                results.append(cursor.fetchall())
+            return results
+        results = []
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            results.append(cursor.fetchall())
+        return results
+
+
+@cache
+def _lock_statements(vendor: str) -> tuple[str, str]:
+    """The game row locked (FOR NO KEY UPDATE: rows that reference it, events, can still be
+    inserted), and whether an actor's idempotency key already made a move."""
+    game, _ = _statements(vendor)
+    quote = connection.ops.quote_name
+    event = Event._meta
+    column = {name: quote(event.get_field(name).column) for name in ("game", "actor", "key")}
+    replayed = (
+        f"SELECT EXISTS (SELECT 1 FROM {quote(event.db_table)} e WHERE e.{column['game']} = %s "
+        f"AND e.{column['actor']} = %s AND e.{column['key']} = %s)"
+    )
+    # SQLite has no row locks (its writers are serialised by the database lock)
+    return game + (" FOR NO KEY UPDATE" if vendor == "postgresql" else ""), replayed
 
 
 @cache
@@ -108,7 +129,27 @@ def _instance(model: type[Model], values: Sequence[Any]) -> Any:
 
 def read_game_with_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
     """The game and its seats (index order, each with its player or None), or None."""
-    return build(*_rows(game_id))
+    game, seats = _statements(connection.vendor)
+    return build(*_execute([(game, [game_id]), (seats, [game_id])]))
+
+
+def lock_game_with_seats(
+    game_id: int, replay: tuple[int, str] | None = None
+) -> tuple[Game, list[Seat], bool] | None:
+    """Inside a transaction: the game row locked, then its seats with their players and
+    whether ``replay`` (actor id, idempotency key) already made a move, or None (no game).
+    The seats and the key are read by statements that start once the lock is held, so a
+    change that waited for it sees what the change before it committed."""
+    _, seats = _statements(connection.vendor)
+    locked, replayed = _lock_statements(connection.vendor)
+    statements = [(locked, [game_id]), (seats, [game_id])]
+    if replay is not None:
+        statements.append((replayed, [game_id, *replay]))
+    results = _execute(statements)
+    read = build(results[0], results[1])
+    if read is None:
+        return None
+    return read[0], read[1], bool(replay is not None and results[2][0][0])
 
 
 def build(game_rows: list[tuple[Any, ...]], seat_rows: list[tuple[Any, ...]]) -> Any:

@@ -27,10 +27,9 @@ from typing import Any
 
 from celery import current_app
 from django.db import transaction
-from django.db.models import Exists, Subquery
 from django.utils import timezone
 
-from games import broadcast, clock
+from games import broadcast, clock, table_read
 from games.engines import registry
 from games.engines.core import Action, Engine, State, Waiting
 from games.errors import GameNotFound, StaleVersion
@@ -106,56 +105,20 @@ class GameChange:
                 raise
         return self._atomic.__exit__(exc_type, exc, tb)
 
-    def _locked_seats(self) -> list[Seat]:
-        """The game's seats with their players, the game row joined and locked, in one query
-        (with the idempotency check and the revision the statement's snapshot saw)."""
-        query = (
-            Seat.objects.filter(game_id=self.game_id)
-            .select_related("game", "user")
-            .select_for_update(no_key=True, of=("game",))
-            .annotate(
-                # every write of a GameChange steps the version or the revision
-                snapshot_revision=Subquery(
-                    Game.objects.filter(pk=self.game_id).values("revision")[:1]
-                ),
-                snapshot_version=Subquery(
-                    Game.objects.filter(pk=self.game_id).values("version")[:1]
-                ),
-            )
-            .order_by("index")
-        )
+    def _lock(self) -> None:
+        """The game row locked, then its seats with their players and the idempotency check,
+        in one round trip (games/table_read.py)."""
+        replay = None
         if self._idempotency is not None:
             actor, key = self._idempotency
-            query = query.annotate(
-                # uncorrelated: computed once for the statement, not per seat row
-                replayed=Exists(Event.objects.filter(game_id=self.game_id, actor=actor, key=key))
-            )
-        return list(query)
-
-    def _lock(self) -> None:
-        seats = self._locked_seats()
-        first: Any = seats[0] if seats else None
-        if first is not None and (first.game.revision, first.game.version) != (
-            first.snapshot_revision,
-            first.snapshot_version,
-        ):
-            # The lock was waited for: the joined seats (and the key check) come from the
-            # statement's snapshot, older than the game row it returned. Read them again,
-            # now under the lock.
-            seats = self._locked_seats()
-        if seats:
-            self.game: Game = seats[0].game
-            self.replayed = bool(getattr(seats[0], "replayed", False))
-            for seat in seats:
-                seat.game = self.game
-        else:  # a game without seats (or none at all)
-            try:
-                self.game = Game.objects.select_for_update(no_key=True).get(pk=self.game_id)
-            except Game.DoesNotExist:
-                raise GameNotFound() from None
-            if self._idempotency is not None:
-                actor, key = self._idempotency
-                self.replayed = Event.objects.filter(game=self.game, actor=actor, key=key).exists()
+            replay = (actor.pk, key)
+        read = table_read.lock_game_with_seats(self.game_id, replay)
+        if read is None:
+            raise GameNotFound()
+        self.game: Game
+        self.game, seats, self.replayed = read
+        for seat in seats:
+            seat.game = self.game
         game = self.game
         self.now: datetime = timezone.now()
         self.engine: Engine = registry.get(game.engine, game.rules_version)

@@ -51,7 +51,10 @@ def test_a_move_is_seven_round_trips(started):
     # the game; the notices (older ones marked read in the same statement); COMMIT
     assert len(sql) == 7, "\n".join(sql)
     assert sql[0].startswith("SAVEPOINT") and sql[-1].startswith("RELEASE SAVEPOINT")
-    assert "FOR NO KEY UPDATE OF" in sql[1] and '"games_event"' in sql[1]
+    # the game row locked first; the seats and the key check start once the lock is held
+    locked, seats, key_check = sql[1].split("; ")
+    assert locked.endswith("FOR NO KEY UPDATE") and '"games_game"' in locked
+    assert '"games_seat"' in seats and '"games_event"' in key_check
     assert sql[2].startswith('UPDATE "games_seat"')
     assert sql[3].startswith('INSERT INTO "games_event"')
     assert sql[4].startswith('UPDATE "games_game"')
