@@ -189,10 +189,10 @@ class Consumer(AsyncJsonWebsocketConsumer):
 
     Channels' ``dispatch`` hops to its one sync thread (``aclose_old_connections``) before
     every message: a ping heard by six sockets queued six hops behind each other and behind
-    the shared read, a third of a move's fan-out. Every handler here reaches the database only
-    through ``database_sync_to_async``, which closes stale connections itself on that same
-    thread, so the hop is skipped. Frames are encoded with orjson (a state frame is a view
-    and up to hundreds of legal actions)."""
+    the shared read (bench/README.md, issue 13's figures). Every handler here reaches the
+    database only through ``database_sync_to_async``, which closes stale connections itself on
+    that same thread, so the hop is skipped. Frames are encoded with orjson (a state frame is a
+    view and up to hundreds of legal actions)."""
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
