@@ -129,6 +129,9 @@ def test_a_banned_players_socket_closes_at_the_next_change(watched, admin_user):
         await sync_to_async(services.act)(users[seat], game.pk, game.version, action)
         closed = await communicator.receive_output(timeout=5)
         assert closed["type"] == "websocket.close", closed
+        # what the server sends after a close: the consumer ends by its own path, not by the
+        # loop cancelling it at the end of asyncio.run (once seen hanging there in a full run)
+        await communicator.disconnect()
         # the helper thread's connection would outlive the test and hold the test database
         await sync_to_async(_close_this_threads_connection)()
 
