@@ -55,15 +55,11 @@ def _standing(user: Any) -> Any:
     return User.objects.filter(pk=user.pk, is_active=True, banned_at__isnull=True).first()
 
 
-def _load_game(game_id: int) -> Game | None:
-    return selectors.game_with_seats(game_id)
-
-
 def _load_payload(game_id: int, user: Any) -> dict[str, Any] | None:
     user = _standing(user)
     if user is None:
         return None
-    game = _load_game(game_id)
+    game = selectors.game_with_seats(game_id)
     if game is None or not selectors.can_view(game, user):
         return None
     return selectors.game_payload(game, user)
@@ -104,7 +100,7 @@ def _beat(game_id: int, user: Any) -> tuple[int | None, list[int]]:
     (a table whose player left falls back to its own pace)."""
     mark_present(game_id, user.pk)
     services.live_check(game_id)
-    game = _load_game(game_id)
+    game = selectors.game_with_seats(game_id)
     if game is None:
         return None, []
     seat = selectors.viewer_seat_index(game, user)
@@ -112,7 +108,7 @@ def _beat(game_id: int, user: Any) -> tuple[int | None, list[int]]:
 
 
 def _revision(game_id: int, user: Any) -> int | None:
-    game = _load_game(game_id)
+    game = selectors.game_with_seats(game_id)
     if game is None:
         return None
     return game.revision_for(selectors.viewer_seat_index(game, user))
@@ -177,7 +173,7 @@ async def _read_shared(game_id: int) -> Game | None:
             return await live_read.reader.game_with_seats(game_id)
         except psycopg.Error:
             log.warning("the sockets' loop read failed; reading on the sync thread", exc_info=True)
-    return await database_sync_to_async(_load_game)(game_id)
+    return await database_sync_to_async(selectors.game_with_seats)(game_id)
 
 
 def _polls(layer: Any) -> bool:

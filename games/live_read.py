@@ -5,7 +5,7 @@ thread and then for the loop to take its result back: in bench/fanout.py that ho
 as the read itself (~1.5 ms of the ~4 ms from the ping's arrival to the game in hand, on this
 2-CPU machine). Here a server process keeps one psycopg ``AsyncConnection`` (autocommit,
 Django's own type adapters, options and time zone) while any of its table sockets is open,
-and runs ``games/table_read.py``'s statement on the loop; the rows become the ORM's own
+and runs ``games/table_read.py``'s statements on the loop; the rows become the ORM's own
 instances exactly as the synchronous read builds them.
 
 PostgreSQL only: elsewhere (the embedded SQLite default) ``available()`` is False and the
@@ -66,7 +66,7 @@ class LoopReader:
             current = await self._connect()
             try:
                 async with current.cursor() as cursor:
-                    await cursor.execute(table_read.postgresql_statement(), [game_id, game_id])
+                    await cursor.execute(*table_read.joined(table_read.read_statements(game_id)))
                     game_rows = await cursor.fetchall()
                     cursor.nextset()
                     seat_rows = await cursor.fetchall()

@@ -53,24 +53,27 @@ def _statements(vendor: str) -> tuple[str, str]:
 
 
 Rows = list[tuple[Any, ...]]
+Statements = list[tuple[str, list[Any]]]
 
 
-def postgresql_statement() -> str:
-    """Both statements as one: psycopg's client-side binding sends them as one simple query
-    (one round trip), the second result following with ``nextset``."""
-    game, seats = _statements("postgresql")
-    return f"{game}; {seats}"
+def read_statements(game_id: int) -> Statements:
+    """The game's row, then its seats with their players: what ``build`` takes."""
+    game, seats = _statements(connection.vendor)
+    return [(game, [game_id]), (seats, [game_id])]
 
 
-def _execute(statements: list[tuple[str, list[Any]]]) -> list[Rows]:
-    """Each statement's rows. On PostgreSQL all in one round trip (one simple query; in READ
-    COMMITTED each statement still takes its own snapshot, after the one before it ended)."""
+def joined(statements: Statements) -> tuple[str, list[Any]]:
+    """The statements as one simple query: psycopg's client-side binding sends them in one
+    round trip, each result following the one before with ``nextset``. In READ COMMITTED each
+    statement still takes its own snapshot, after the one before it ended."""
+    return "; ".join(sql for sql, _ in statements), [p for _, params in statements for p in params]
+
+
+def _execute(statements: Statements) -> list[Rows]:
+    """Each statement's rows; on PostgreSQL all in one round trip."""
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
-            cursor.execute(
-                "; ".join(sql for sql, _ in statements),
-                [param for _, params in statements for param in params],
-            )
+            cursor.execute(*joined(statements))
             results = [cursor.fetchall()]
             while len(results) < len(statements):
                 cursor.nextset()
@@ -129,8 +132,7 @@ def _instance(model: type[Model], values: Sequence[Any]) -> Any:
 
 def read_game_with_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
     """The game and its seats (index order, each with its player or None), or None."""
-    game, seats = _statements(connection.vendor)
-    return build(*_execute([(game, [game_id]), (seats, [game_id])]))
+    return build(*_execute(read_statements(game_id)))
 
 
 def lock_game_with_seats(
@@ -140,9 +142,8 @@ def lock_game_with_seats(
     whether ``replay`` (actor id, idempotency key) already made a move, or None (no game).
     The seats and the key are read by statements that start once the lock is held, so a
     change that waited for it sees what the change before it committed."""
-    _, seats = _statements(connection.vendor)
     locked, replayed = _lock_statements(connection.vendor)
-    statements = [(locked, [game_id]), (seats, [game_id])]
+    statements = [(locked, [game_id]), read_statements(game_id)[1]]
     if replay is not None:
         statements.append((replayed, [game_id, *replay]))
     results = _execute(statements)
@@ -152,7 +153,7 @@ def lock_game_with_seats(
     return read[0], read[1], bool(replay is not None and results[2][0][0])
 
 
-def build(game_rows: list[tuple[Any, ...]], seat_rows: list[tuple[Any, ...]]) -> Any:
+def build(game_rows: Rows, seat_rows: Rows) -> tuple[Game, list[Seat]] | None:
     """The game and its seats from the two statements' rows (None: no such game)."""
     if not game_rows:
         return None
