@@ -161,7 +161,6 @@ def line(phase: str, per_socket: list[float], per_move: list[float], lost: int) 
 
 
 async def run(args: argparse.Namespace, base: str, tables: list[dict[str, Any]]) -> list[dict]:
-
     import websockets
     from channels.layers import get_channel_layer
 
