@@ -6,8 +6,8 @@ database, starts Daphne (one process, Redis channel layer, BENCH_ENDPOINTS=1 for
 route), opens 6 table sockets per table and 6 echo sockets per table (all held for the whole
 run), then:
 
-* moves: one move at a time, round robin over the tables, made in this process through
-  ``services.act``; the clock starts when the move's after-commit ping is sent (the commit is
+* moves: one move at a time, round robin over the tables, made through ``services.act`` in a
+  process of its own (as the server's would be); the clock starts when the move's after-commit ping is sent (the commit is
   done) and stops when a socket receives its ``state`` frame at the seat's new revision.
 * bare: one ``group_send`` at a time to a table's echo group; the clock starts before the
   send and stops when a socket receives the echo.
