@@ -1,9 +1,12 @@
 """In-app notifications and the emails that follow them.
 
-``notify`` is the one way to tell a player something. It stores the notification and, for
-the kinds that may email, queues the email task after commit. Whether an email goes out is
-decided by the task at send time (preferences, the one-per-game-per-hour rule, an open
-table), so a burst of moves never becomes a burst of emails.
+``notify`` is the one way to tell a player something. It stores the notification; for the
+kinds that may email, the row itself is the email's place in the queue (``email`` pending):
+the worker's sweep (``accounts.tasks.send_due_emails``) takes each once it is
+``NOTIFICATION_EMAIL_DELAY`` old, so a move publishes no email task and a broker that is
+down loses none. Whether an email goes out is decided at send time (preferences, the
+one-per-game-per-hour rule, an open table), so a burst of moves never becomes a burst of
+emails.
 Texts carry names and game titles only: never a card.
 """
 
@@ -33,6 +36,7 @@ EMAIL_KINDS = {
     Notification.Kind.NUDGE,
 }
 EMAIL_GAP = timedelta(hours=1)
+EMAIL_MAX_AGE = timedelta(days=1)  # a turn email a day late says nothing worth sending
 HEARTBEAT_SECONDS = 20
 PRESENCE_SECONDS = 60  # the grace after the last heartbeat (three missed beats)
 UNSUBSCRIBE_SALT = "fibbers.unsubscribe"
@@ -65,8 +69,6 @@ def notify(
         email=email,
         push=_push_state(user, kind),
     )
-    if email == Notification.Email.PENDING:
-        transaction.on_commit(lambda: _queue_email([note.pk]))
     if note.push == Notification.Push.PENDING:
         transaction.on_commit(lambda: _queue_push([note.pk]))
     return note
@@ -147,9 +149,6 @@ def notify_all(notices: list[Notice], supersede: tuple[int, Iterable[str]] | Non
                 read_at__isnull=True,
             ).update(read_at=now)
         Notification.objects.bulk_create(notes)
-    pending = [n.pk for n in notes if n.email == Notification.Email.PENDING]
-    if pending:
-        transaction.on_commit(lambda: _queue_email(pending))
     pushes = [n.pk for n in notes if n.push == Notification.Push.PENDING]
     if pushes:
         transaction.on_commit(lambda: _queue_push(pushes))
@@ -305,26 +304,34 @@ def user_for_unsubscribe(token: str) -> User | None:
     return User.objects.filter(pk=user_id).first()
 
 
-def _queue_email(notification_ids: list[int]) -> None:
-    """After a short delay (the missed-message pattern): a notice read in the meantime, or
-    whose wait is over by then, is not emailed."""
-    _queue(
-        "accounts.tasks.send_notification_email",
-        notification_ids,
-        settings.NOTIFICATION_EMAIL_DELAY,
+def due_email_ids(now: Any, limit: int) -> list[int]:
+    """The pending emails old enough to send, oldest first (index notification_email_queue).
+    The delay is the missed-message pattern: a notice read in the meantime, or whose wait is
+    over by then, is not emailed. One the mail server kept refusing for EMAIL_MAX_AGE is
+    given up (it stays pending until the retention prune)."""
+    cutoff = now - timedelta(seconds=settings.NOTIFICATION_EMAIL_DELAY)
+    return list(
+        Notification.objects.filter(
+            email=Notification.Email.PENDING,
+            created_at__lte=cutoff,
+            created_at__gt=now - EMAIL_MAX_AGE,
+        )
+        .order_by("created_at")
+        .values_list("pk", flat=True)[:limit]
     )
 
 
 def _queue_push(notification_ids: list[int]) -> None:
-    """After PUSH_DELAY: a notice read in the meantime is not pushed (accounts.push)."""
-    _queue("accounts.tasks.send_notification_push", notification_ids, settings.PUSH_DELAY)
-
-
-def _queue(task: str, notification_ids: list[int], delay: float) -> None:
+    """After PUSH_DELAY: a notice read in the meantime is not pushed (accounts.push). A push is
+    worth only seconds, so it is a task of its own rather than a sweep's catch."""
     # By name (routed to the email queue by the settings): the tasks import this module, so
     # this module does not import them.
     for notification_id in notification_ids:
         try:
-            current_app.send_task(task, args=(notification_id,), countdown=delay)
-        except Exception:  # the broker being down costs an email or a push, never a move
-            log.warning("could not queue %s for notification %s", task, notification_id)
+            current_app.send_task(
+                "accounts.tasks.send_notification_push",
+                args=(notification_id,),
+                countdown=settings.PUSH_DELAY,
+            )
+        except Exception:  # the broker being down costs a push, never a move
+            log.warning("could not queue the push of notification %s", notification_id)

@@ -1,8 +1,9 @@
-"""Celery: game emails, sent after commit and never inside a request."""
+"""Celery: game emails and pushes, sent by the worker and never inside a request."""
 
 from __future__ import annotations
 
 import logging
+import time
 import zoneinfo
 from datetime import datetime, timedelta
 
@@ -21,6 +22,8 @@ from accounts.models import Notification, User
 log = logging.getLogger(__name__)
 
 DIGEST_HOUR = 7  # in each player's own time zone
+EMAIL_SWEEP_BATCH = 500
+EMAIL_SWEEP_BUDGET_SECONDS = 30
 
 
 def local_time(user: User, now: datetime) -> datetime:
@@ -69,15 +72,17 @@ def _send(user: User, subject: str, template: str, context: dict) -> None:
 
 @shared_task(acks_late=True, ignore_result=True, soft_time_limit=50, time_limit=60)
 def send_notification_email(notification_id: int) -> str:
+    """One notice's email: "send", "digest", "skip", or "done" when it is no longer pending
+    (handled already, or being handled by another worker right now)."""
     with transaction.atomic():
         note = (
-            Notification.objects.select_for_update()
+            Notification.objects.select_for_update(skip_locked=True, of=("self",))
             .select_related("user")
             .filter(pk=notification_id, email=Notification.Email.PENDING)
             .first()
         )
         if note is None:
-            return "done"  # already handled: a redelivered task does nothing
+            return "done"  # a redelivered task, or a second sweep, does nothing
         decision = notifications.email_decision(note)
         if decision == "digest":
             note.email = Notification.Email.DIGEST
@@ -89,6 +94,31 @@ def send_notification_email(notification_id: int) -> str:
             note.emailed_at = timezone.now()
         note.save(update_fields=["email", "emailed_at"])
     return decision
+
+
+@shared_task(
+    acks_late=True,
+    ignore_result=True,
+    soft_time_limit=EMAIL_SWEEP_BUDGET_SECONDS + 20,
+    time_limit=EMAIL_SWEEP_BUDGET_SECONDS + 30,
+)
+def send_due_emails(now: datetime | None = None) -> int:
+    """Beat, every EMAIL_SWEEP_SECONDS: every pending email that is NOTIFICATION_EMAIL_DELAY
+    old, oldest first, each in its own transaction (one failure costs one email). Stops after
+    EMAIL_SWEEP_BUDGET_SECONDS (a slow mail server): the next sweep goes on. Returns how many
+    notices it settled."""
+    started = time.monotonic()
+    settled = 0
+    for notification_id in notifications.due_email_ids(now or timezone.now(), EMAIL_SWEEP_BATCH):
+        if time.monotonic() - started > EMAIL_SWEEP_BUDGET_SECONDS:
+            break
+        try:
+            if send_notification_email(notification_id) != "done":
+                settled += 1
+        except Exception:  # the mail server failed: the others still go, this one stays
+            # pending and the next sweep tries again (until EMAIL_MAX_AGE)
+            log.exception("could not email notification %s", notification_id)
+    return settled
 
 
 @shared_task(acks_late=True, ignore_result=True, soft_time_limit=540, time_limit=600)

@@ -183,6 +183,7 @@ CELERY_TASK_ROUTES = {
     "games.tasks.*": {"queue": "deadlines"},
 }
 _SWEEP_SECONDS = float(os.environ.get("SWEEP_SECONDS", "10"))
+_EMAIL_SWEEP_SECONDS = float(os.environ.get("EMAIL_SWEEP_SECONDS", "10"))
 # Beat entries expire: a sweep that could not run in time is dropped, the next one comes.
 CELERY_BEAT_SCHEDULE = {
     "sweep-expired-deadlines": {
@@ -194,6 +195,12 @@ CELERY_BEAT_SCHEDULE = {
         "task": "games.tasks.check_live_pace",
         "schedule": timedelta(seconds=30),
         "options": {"expires": 60},
+    },
+    # a notice's email leaves with the first sweep after NOTIFICATION_EMAIL_DELAY
+    "send-due-emails": {
+        "task": "accounts.tasks.send_due_emails",
+        "schedule": timedelta(seconds=_EMAIL_SWEEP_SECONDS),
+        "options": {"expires": max(5.0, _EMAIL_SWEEP_SECONDS * 3)},
     },
     "send-reminders": {
         "task": "games.tasks.send_reminders",
@@ -215,7 +222,8 @@ CELERY_BEAT_SCHEDULE = {
 # Notifications kept: read ones this many days, unread ones at most NOTIFICATION_MAX_DAYS.
 NOTIFICATION_RETENTION_DAYS = int(os.environ.get("NOTIFICATION_RETENTION_DAYS", "90"))
 NOTIFICATION_MAX_DAYS = int(os.environ.get("NOTIFICATION_MAX_DAYS", "365"))
-# A turn's email waits this long: read in the meantime, or its wait over, it is not sent.
+# A turn's email waits this long (then up to EMAIL_SWEEP_SECONDS for the sweep): read in the
+# meantime, or its wait over, it is not sent.
 NOTIFICATION_EMAIL_DELAY = float(os.environ.get("NOTIFICATION_EMAIL_DELAY", "60"))
 
 # --- Web push (VAPID) -------------------------------------------------------------------

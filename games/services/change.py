@@ -341,7 +341,7 @@ class GameChange:
         if updated != 1:
             raise StaleVersion(game.version)
         # The pings first: after commit, on_commit callbacks run in order, and the notices'
-        # email and push tasks below would otherwise be queued before the table hears of it.
+        # push tasks below would otherwise be queued before the table hears of it.
         game_id, revision, version = game.pk, game.revision, game.version
         seats = None if observers is None else sorted(observers)
         transaction.on_commit(
