@@ -515,8 +515,43 @@ class FloorClient:
             self.tally.note(f"floor HTTP {status}: {str(body)[:200]}")
 
 
-def run_phase(clients: list, warmup: float, seconds: float) -> Window:
-    """Every client steps in its own thread: warmup, then the measured window, then stop."""
+# --- Where the CPU goes -----------------------------------------------------------------------
+
+CLOCK_TICKS = os.sysconf("SC_CLK_TCK")
+
+
+def cpu_seconds(server_group: int | None) -> dict[str, float]:
+    """CPU seconds used so far (user + system) by the server's process group, all PostgreSQL
+    processes, Redis and this process (the clients), read from /proc: on a machine whose
+    cores they share, the phase's throughput is the inverse of their sum per request."""
+    used = {"server": 0.0, "postgres": 0.0, "redis": 0.0}
+    with contextlib.suppress(OSError):
+        for entry in os.scandir("/proc"):
+            if not entry.name.isdigit():
+                continue
+            try:
+                with open(f"/proc/{entry.name}/stat") as stat:
+                    raw = stat.read()
+            except OSError:
+                continue  # gone meanwhile
+            command = raw[raw.index("(") + 1 : raw.rindex(")")]
+            fields = raw[raw.rindex(")") + 2 :].split()  # fields[0] is stat's third field
+            seconds = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+            if server_group is not None and int(fields[2]) == server_group:
+                used["server"] += seconds
+            elif command.startswith("postgres"):
+                used["postgres"] += seconds
+            elif command.startswith("redis-server"):
+                used["redis"] += seconds
+    used["clients"] = sum(os.times()[:2])
+    return used
+
+
+def run_phase(
+    clients: list, warmup: float, seconds: float, server_group: int | None = None
+) -> tuple[Window, dict[str, float]]:
+    """Every client steps in its own thread: warmup, then the measured window, then stop.
+    Also returns the CPU seconds each part used during the window (``cpu_seconds``)."""
     window = Window()
     ready = threading.Barrier(len(clients) + 1)
     failures: list[str] = []
@@ -543,11 +578,16 @@ def run_phase(clients: list, warmup: float, seconds: float) -> Window:
     window.start = time.perf_counter() + warmup
     window.end = window.start + seconds
     window.stop = window.end
+    time.sleep(max(0.0, window.start - time.perf_counter()))
+    before = cpu_seconds(server_group)
+    time.sleep(max(0.0, window.end - time.perf_counter()))
+    after = cpu_seconds(server_group)
+    used = {part: after[part] - before[part] for part in before}
     for thread in threads:
         thread.join(timeout=seconds + warmup + REQUEST_TIMEOUT + 30)
     for failure in failures[:5]:
         print(f"client failed: {failure}", file=sys.stderr)
-    return window
+    return window, used
 
 
 def percentile(values: list[float], q: float) -> float | None:
@@ -559,7 +599,9 @@ def percentile(values: list[float], q: float) -> float | None:
     return round(ordered[rank - 1] * 1000, 2)
 
 
-def summary(phase: str, clients: list, seconds: float) -> dict[str, Any]:
+def summary(
+    phase: str, clients: list, seconds: float, cpu: dict[str, float] | None = None
+) -> dict[str, Any]:
     latencies = [x for c in clients for x in c.tally.latencies]
     line: dict[str, Any] = {
         "phase": phase,
@@ -584,6 +626,12 @@ def summary(phase: str, clients: list, seconds: float) -> dict[str, Any]:
             games_made=sum(c.tally.games_made for c in clients),
             stuck=sum(c.tally.stuck for c in clients),
         )
+    if cpu and latencies:
+        # per counted POST; in the moves phase that includes the reads made between moves
+        line["cpu_ms_per_request"] = {
+            part: round(used * 1000 / len(latencies), 3) for part, used in cpu.items()
+        }
+        line["cpu_ms_per_request"]["total"] = round(sum(cpu.values()) * 1000 / len(latencies), 3)
     notes = [n for c in clients for n in c.tally.notes][:5]
     if notes:
         line["notes"] = notes
@@ -645,13 +693,14 @@ def main(argv: list[str] | None = None) -> int:
                 Player(base_url, t, args.engine, random.Random(rng.random()))
                 for t in fixtures.tables
             ]
-            run_phase(players, args.warmup, args.seconds)
-            moves = summary("moves", players, args.seconds)
+            group = proc.pid if proc is not None else None  # the server leads its session
+            _, cpu = run_phase(players, args.warmup, args.seconds, group)
+            moves = summary("moves", players, args.seconds, cpu)
             print(json.dumps(moves), flush=True)
 
             floors = [FloorClient(base_url, gid) for gid in fixtures.floor_game_ids]
-            run_phase(floors, args.warmup, args.seconds)
-            floor = summary("floor", floors, args.seconds)
+            _, cpu = run_phase(floors, args.warmup, args.seconds, group)
+            floor = summary("floor", floors, args.seconds, cpu)
             print(json.dumps(floor), flush=True)
 
             print(
@@ -664,6 +713,10 @@ def main(argv: list[str] | None = None) -> int:
                         "p50_moves_over_floor": ratio(moves["p50_ms"], floor["p50_ms"]),
                         "p95_moves_over_floor": ratio(moves["p95_ms"], floor["p95_ms"]),
                         "read_p50_over_floor_p50": ratio(moves["read_p50_ms"], floor["p50_ms"]),
+                        "cpu_per_move_over_floor": ratio(
+                            (moves.get("cpu_ms_per_request") or {}).get("total"),
+                            (floor.get("cpu_ms_per_request") or {}).get("total"),
+                        ),
                     }
                 ),
                 flush=True,
