@@ -68,3 +68,13 @@ def play_to_the_end(game: Game, seed: int = 1) -> Game:
     game.refresh_from_db()
     assert game.is_over, "the game did not end"
     return game
+
+
+def turn_game(started: Any, **options: Any) -> Game:
+    """A started Cockroach Poker Royal table whose current wait is a human's turn (a deal may
+    open on something else: dealt again, up to ten times)."""
+    for _ in range(10):
+        game = started("cockroach-poker-royal", **options)
+        if registry.get(game.engine).waiting_for(game.state).kind == "turn":
+            return game
+    raise AssertionError("no turn to wait on")

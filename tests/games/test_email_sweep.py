@@ -24,16 +24,8 @@ from accounts.tasks import send_due_emails
 from games import services
 from games.engines import registry
 from games.models import Game
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import next_human_move, seat_users, turn_game
 from tests.games.worker import Worker, flush_broker, wait_for
-
-
-def turn_game(started) -> Game:
-    for _ in range(10):
-        game = started("cockroach-poker-royal")
-        if registry.get(game.engine).waiting_for(game.state).kind == "turn":
-            return game
-    raise AssertionError("no turn to wait on")
 
 
 def owed_user(game: Game):

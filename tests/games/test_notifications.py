@@ -22,7 +22,7 @@ from games.engines import registry
 from games.errors import GameError
 from games.models import Event, Game, Seat
 from games.services import notify, vacation
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import next_human_move, seat_users, turn_game
 
 pytestmark = pytest.mark.django_db
 
@@ -31,15 +31,6 @@ def waited_user(game: Game):
     engine = registry.get(game.engine)
     seat = engine.waiting_for(game.state).seats[0]
     return seat, seat_users(game)[seat]
-
-
-def turn_game(started):
-    """A started game whose current wait is a human's turn."""
-    for _ in range(10):
-        game = started("cockroach-poker-royal")
-        if registry.get(game.engine).waiting_for(game.state).kind == "turn":
-            return game
-    raise AssertionError("no turn to wait on")
 
 
 def test_the_player_whose_turn_it_is_gets_a_notification_and_one_email_with_links(started):

@@ -17,7 +17,7 @@ from accounts.models import Notification, PushSubscription, User
 from games import services
 from games.engines import registry
 from games.models import Game
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import next_human_move, seat_users, turn_game
 from tests.games.worker import wait_for
 from tests.push_endpoint import Browser, PushEndpoint, subscribe, vapid_claims
 
@@ -46,14 +46,6 @@ def hidden_words(game: Game) -> set[str]:
         "joker",
         "blank",
     }
-
-
-def turn_game(started) -> Game:
-    for _ in range(10):
-        game = started("cockroach-poker-royal")
-        if registry.get(game.engine).waiting_for(game.state).kind == "turn":
-            return game
-    raise AssertionError("no turn to wait on")
 
 
 def test_a_move_that_opens_a_turn_pushes_the_notice_once_readable_only_by_the_browser(

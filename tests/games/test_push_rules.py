@@ -14,7 +14,7 @@ from accounts.tasks import send_notification_push
 from games import services
 from games.engines import registry
 from games.models import Game
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import next_human_move, seat_users, turn_game
 from tests.push_endpoint import PushEndpoint, subscribe
 
 pytestmark = pytest.mark.django_db
@@ -36,14 +36,6 @@ def move_to_a_new_turn(game: Game, endpoint: PushEndpoint, **create) -> tuple[Ga
     note = Notification.objects.get(user=owed, game_id=game.pk, wait_seq=game.wait_seq)
     assert note.push == Notification.Push.PENDING
     return game, note
-
-
-def turn_game(started, **options) -> Game:
-    for _ in range(10):
-        game = started("cockroach-poker-royal", **options)
-        if registry.get(game.engine).waiting_for(game.state).kind == "turn":
-            return game
-    raise AssertionError("no turn to wait on")
 
 
 def live_turn_game(trio) -> Game:
