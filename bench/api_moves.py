@@ -2,17 +2,19 @@
 
 Creates its own players, friendships, API tokens and N three-seat games (all seats human) in
 a dedicated PostgreSQL database (created and migrated if missing), starts Daphne on a free
-loopback port with BENCH_ENDPOINTS=1 (or uses --url), then runs two phases with the same
+loopback port with BENCH_ENDPOINTS=1 (or uses --url), then runs three phases with the same
 concurrency and duration:
 
 * moves: N client threads, each playing its own game through the API: GET the game as the
   seat it waits on, POST a random action from ``legal_actions``; keep-alive connections;
   a game that ends is replaced by a new one made through the API (not timed).
+* reads: the same N games, GET only, each as the seat the moves phase last read it as.
 * floor: N client threads, each POSTing /bench/floor/<id>/ on its own aborted game row: one
   locked read, one write, one insert (games/bench.py).
 
-Prints one JSON line per phase and a last line with the ratios. Only the POSTs are the
-phase's requests; the moves phase's GETs are reported as "reads". See bench/README.md.
+Prints one JSON line per phase and a last line with the ratios. Only the POSTs are the moves
+phase's requests; its GETs are reported as "reads". Each phase also gives the CPU per request
+of the server, PostgreSQL, Redis and the clients. See bench/README.md.
 """
 
 from __future__ import annotations
@@ -495,6 +497,29 @@ class Player:
             self._read(order[0], window)
 
 
+class Reader(Player):
+    """The GET alone: reads its table as the seat the moves phase last held, again and again
+    (the same games, left as the moves phase left them). Its requests are the phase's."""
+
+    def prepare(self) -> None:
+        seat = self.body_seat
+        super().prepare()
+        self.body_seat = seat if seat in self.token_of_seat else self.body_seat
+
+    def step(self, window: Window) -> None:
+        assert self.body_seat is not None
+        status, _body, started, seconds = self.http.call(
+            "GET", self._game_path(), self.token_of_seat[self.body_seat]
+        )
+        if not window.counts(started, seconds):
+            return
+        if status == 200:
+            self.tally.latencies.append(seconds)
+        else:
+            self.tally.errors += 1
+            self.tally.note(f"GET HTTP {status}")
+
+
 class FloorClient:
     def __init__(self, base_url: str, game_id: int) -> None:
         self.http = Http(base_url)
@@ -638,6 +663,19 @@ def summary(
     return line
 
 
+def cpu_total(line: dict[str, Any]) -> float | None:
+    return (line.get("cpu_ms_per_request") or {}).get("total")
+
+
+def post_cpu(moves: dict[str, Any], reads: dict[str, Any]) -> float | None:
+    """CPU of a move's POST alone: the moves phase's CPU per move less its GETs per move at
+    the reads phase's CPU per GET."""
+    move, read = cpu_total(moves), cpu_total(reads)
+    if not move or not read or not moves["requests"]:
+        return None
+    return move - moves["reads"] / moves["requests"] * read
+
+
 def ratio(a: float | None, b: float | None) -> float | None:
     return round(a / b, 3) if a and b else None
 
@@ -698,6 +736,15 @@ def main(argv: list[str] | None = None) -> int:
             moves = summary("moves", players, args.seconds, cpu)
             print(json.dumps(moves), flush=True)
 
+            readers = []
+            for player in players:
+                reader = Reader(base_url, player.table, args.engine, random.Random(0))
+                reader.body_seat = player.body_seat
+                readers.append(reader)
+            _, cpu = run_phase(readers, args.warmup, args.seconds, group)
+            reads = summary("reads", readers, args.seconds, cpu)
+            print(json.dumps(reads), flush=True)
+
             floors = [FloorClient(base_url, gid) for gid in fixtures.floor_game_ids]
             _, cpu = run_phase(floors, args.warmup, args.seconds, group)
             floor = summary("floor", floors, args.seconds, cpu)
@@ -713,10 +760,10 @@ def main(argv: list[str] | None = None) -> int:
                         "p50_moves_over_floor": ratio(moves["p50_ms"], floor["p50_ms"]),
                         "p95_moves_over_floor": ratio(moves["p95_ms"], floor["p95_ms"]),
                         "read_p50_over_floor_p50": ratio(moves["read_p50_ms"], floor["p50_ms"]),
-                        "cpu_per_move_over_floor": ratio(
-                            (moves.get("cpu_ms_per_request") or {}).get("total"),
-                            (floor.get("cpu_ms_per_request") or {}).get("total"),
-                        ),
+                        "cpu_per_move_over_floor": ratio(cpu_total(moves), cpu_total(floor)),
+                        "cpu_per_read_over_floor": ratio(cpu_total(reads), cpu_total(floor)),
+                        # the move's POST alone: its reads' share taken out at the GET's cost
+                        "cpu_per_post_over_floor": ratio(post_cpu(moves, reads), cpu_total(floor)),
                     }
                 ),
                 flush=True,
