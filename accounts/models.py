@@ -317,9 +317,11 @@ class Notification(models.Model):
     class Email(models.TextChoices):
         NONE = "", _("no email")
         PENDING = "pending", _("to send")
+        SENDING = "sending", _("being sent")
         SENT = "sent", _("sent")
         SKIPPED = "skipped", _("skipped")
         DIGEST = "digest", _("in the daily digest")
+        FAILED = "failed", _("could not be sent")
 
     class Push(models.TextChoices):
         NONE = "", _("no push")
@@ -345,6 +347,10 @@ class Notification(models.Model):
     read_at = models.DateTimeField(null=True, blank=True)
     email = models.CharField(max_length=10, choices=Email.choices, default=Email.NONE, blank=True)
     emailed_at = models.DateTimeField(null=True, blank=True)
+    # The email queue (accounts.email_queue): tries so far, and when the row may be taken
+    # again (a failed try's back-off, or the lease of the worker sending it).
+    email_attempts = models.PositiveSmallIntegerField(default=0)
+    email_retry_at = models.DateTimeField(null=True, blank=True)
     # Web push: pending until the push task has decided (sent or skipped), like the email.
     push = models.CharField(max_length=10, choices=Push.choices, default=Push.NONE, blank=True)
 

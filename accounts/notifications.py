@@ -1,12 +1,10 @@
 """In-app notifications and the emails that follow them.
 
 ``notify`` is the one way to tell a player something. It stores the notification; for the
-kinds that may email, the row itself is the email's place in the queue (``email`` pending):
-the worker's sweep (``accounts.tasks.send_due_emails``) takes each once it is
-``NOTIFICATION_EMAIL_DELAY`` old, so a move publishes no email task and a broker that is
-down loses none. Whether an email goes out is decided at send time (preferences, the
-one-per-game-per-hour rule, an open table), so a burst of moves never becomes a burst of
-emails.
+kinds that may email, the row itself is the email's place in the queue (``email`` pending,
+accounts.email_queue): a move publishes no email task. Whether an email goes out is decided
+at send time (preferences, the one-per-game-per-hour rule, an open table), so a burst of
+moves never becomes a burst of emails.
 Texts carry names and game titles only: never a card.
 """
 
@@ -36,7 +34,6 @@ EMAIL_KINDS = {
     Notification.Kind.NUDGE,
 }
 EMAIL_GAP = timedelta(hours=1)
-EMAIL_MAX_AGE = timedelta(days=1)  # a turn email a day late says nothing worth sending
 HEARTBEAT_SECONDS = 20
 PRESENCE_SECONDS = 60  # the grace after the last heartbeat (three missed beats)
 UNSUBSCRIBE_SALT = "fibbers.unsubscribe"
@@ -124,7 +121,7 @@ def notify_all(notices: list[Notice], supersede: tuple[int, Iterable[str]] | Non
             "email",
             "push",
         )
-        rows = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ", NULL, NULL)"] * len(notes))
+        rows = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ", NULL, NULL, 0)"] * len(notes))
         params: list[Any] = [now, [n.user_id for n in notes], game_id, list(kinds)]
         for note in notes:
             params.extend(getattr(note, column) for column in columns)
@@ -133,7 +130,7 @@ def notify_all(notices: list[Notice], supersede: tuple[int, Iterable[str]] | Non
                 f"WITH superseded AS (UPDATE {table} SET read_at = %s"
                 " WHERE user_id = ANY(%s) AND game_id = %s AND kind = ANY(%s)"
                 " AND read_at IS NULL)"
-                f" INSERT INTO {table} ({', '.join(columns)}, read_at, emailed_at)"
+                f" INSERT INTO {table} ({', '.join(columns)}, read_at, emailed_at, email_attempts)"
                 f" VALUES {rows} RETURNING id",
                 params,
             )
@@ -302,23 +299,6 @@ def user_for_unsubscribe(token: str) -> User | None:
     except signing.BadSignature:
         return None
     return User.objects.filter(pk=user_id).first()
-
-
-def due_email_ids(now: Any, limit: int) -> list[int]:
-    """The pending emails old enough to send, oldest first (index notification_email_queue).
-    The delay is the missed-message pattern: a notice read in the meantime, or whose wait is
-    over by then, is not emailed. One the mail server kept refusing for EMAIL_MAX_AGE is
-    given up (it stays pending until the retention prune)."""
-    cutoff = now - timedelta(seconds=settings.NOTIFICATION_EMAIL_DELAY)
-    return list(
-        Notification.objects.filter(
-            email=Notification.Email.PENDING,
-            created_at__lte=cutoff,
-            created_at__gt=now - EMAIL_MAX_AGE,
-        )
-        .order_by("created_at")
-        .values_list("pk", flat=True)[:limit]
-    )
 
 
 def _queue_push(notification_ids: list[int]) -> None:

@@ -10,8 +10,9 @@ ROOT = Path(__file__).resolve().parents[1]
 
 
 def setup_django(database_url: str) -> None:
-    """Drops and recreates the database, points Django at it (no Redis: emails and deadline
-    tasks are dropped, nothing waits on them) and migrates it."""
+    """Drops and recreates the database, points Django at it (no Redis: push and deadline
+    tasks are dropped, nothing waits on them; emails stay queued in their rows) and migrates
+    it."""
     os.environ["DATABASE_URL"] = database_url
     os.environ.pop("REDIS_URL", None)
     os.environ["DJANGO_SETTINGS_MODULE"] = "config.settings.local"

@@ -1,10 +1,12 @@
-"""Turn emails leave from the notification rows themselves: a move publishes no email task;
-the worker's sweep sends each pending email once it is NOTIFICATION_EMAIL_DELAY old, once,
-even with two sweeps at work or a mail server that fails for a while."""
+"""Turn emails leave from the notification rows themselves (accounts.email_queue): a move
+publishes no email task; the worker's sweep sends each pending email once it is
+NOTIFICATION_EMAIL_DELAY old, once, even with two workers at work or a mail server that
+fails for a while."""
 
 from __future__ import annotations
 
 import random
+import smtplib
 import threading
 from datetime import timedelta
 from pathlib import Path
@@ -18,7 +20,7 @@ from django.db import connection, transaction
 from django.test import override_settings
 from django.utils import timezone
 
-from accounts import notifications
+from accounts import email_queue, notifications
 from accounts.models import Notification
 from accounts.tasks import send_due_emails
 from games import services
@@ -74,73 +76,208 @@ def test_a_move_publishes_no_email_task_and_the_sweep_sends_its_email_once_due(
     assert send_due_emails(due(30)) == 0 and len(mail.outbox) == 1, "sent once"
 
 
+@pytest.mark.django_db
+def test_a_nudge_or_reminder_publishes_no_email_task_either(
+    make_user, monkeypatch, django_capture_on_commit_callbacks
+):
+    published: list[str] = []
+    real_send_task = current_app.send_task
+    monkeypatch.setattr(
+        current_app,
+        "send_task",
+        lambda name, *a, **k: published.append(name) or real_send_task(name, *a, **k),
+    )
+    ann = make_user("ann")
+    with django_capture_on_commit_callbacks(execute=True):
+        note = notifications.notify(ann, Notification.Kind.NUDGE, "your move", "/")
+    assert note.email == Notification.Email.PENDING and published == []
+    assert send_due_emails(due()) == 1 and [m.to for m in mail.outbox] == [[ann.email]]
+
+
+@pytest.mark.django_db
+def test_the_oldest_due_email_goes_first(make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    notifications.notify(bob, Notification.Kind.NUDGE, "bob, your move", "/")
+    notifications.notify(ann, Notification.Kind.NUDGE, "ann, your move", "/")
+    Notification.objects.filter(user=ann).update(created_at=timezone.now() - timedelta(minutes=5))
+    assert send_due_emails(due()) == 2
+    assert [m.to for m in mail.outbox] == [[ann.email], [bob.email]]
+
+
+def _note_of(user) -> Notification:
+    return Notification.objects.get(user=user)
+
+
 @pytest.mark.django_db(transaction=True)
-def test_a_notice_another_sweep_is_sending_is_left_to_it(started):
-    game = turn_game(started)
-    owed = owed_user(game)
-    note = Notification.objects.get(user=owed, game_id=game.pk, email=Notification.Email.PENDING)
+def test_an_email_another_worker_is_sending_is_left_to_it_until_its_lease_runs_out(make_user):
+    ann = make_user("ann")
+    notifications.notify(ann, Notification.Kind.NUDGE, "your move", "/")
+    now = due()
+    claimed = email_queue.claim(_note_of(ann).pk, now)  # another worker took it
+    assert claimed is not None and _note_of(ann).email == Notification.Email.SENDING
+    assert send_due_emails(now) == 0
+    assert send_due_emails(now + email_queue.LEASE / 2) == 0
+    assert mail.outbox == []
+    # that worker died mid-send: once its lease is over the email is tried again
+    assert send_due_emails(now + email_queue.LEASE + timedelta(seconds=1)) == 1
+    assert [m.to for m in mail.outbox] == [[ann.email]]
+    note = _note_of(ann)
+    assert (note.email, note.email_attempts) == (Notification.Email.SENT, 2)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_row_locked_elsewhere_is_skipped_not_waited_for(make_user):
+    """A move superseding a notice holds its row: the sweep goes past it (without SKIP LOCKED
+    it would wait for the lock and fail on lock_timeout)."""
+    ann, bob = make_user("ann"), make_user("bob")
+    for user in (ann, bob):
+        notifications.notify(user, Notification.Kind.NUDGE, "your move", "/")
     locked, release = threading.Event(), threading.Event()
 
-    def other_sweep() -> None:  # holds the row as a sweep in the middle of sending it would
+    def holder() -> None:
         try:
             with transaction.atomic():
-                Notification.objects.select_for_update().get(pk=note.pk)
+                Notification.objects.select_for_update().get(user=ann)
                 locked.set()
-                release.wait(20)
+                release.wait(30)
         finally:
             connection.close()
 
-    thread = threading.Thread(target=other_sweep)
+    thread = threading.Thread(target=holder)
     thread.start()
     try:
         assert locked.wait(10)
-        assert send_due_emails(due()) == 0
-        assert mail.outbox == []
+        assert send_due_emails(due()) == 1
+        assert [m.to for m in mail.outbox] == [[bob.email]]
+        assert _note_of(ann).email == Notification.Email.PENDING
     finally:
         release.set()
         thread.join(10)
-    note.refresh_from_db()
-    assert note.email == Notification.Email.PENDING  # the other sweep let go without sending
     assert send_due_emails(due()) == 1
-    assert [m.to for m in mail.outbox] == [[owed.email]]
+    assert [m.to for m in mail.outbox] == [[bob.email], [ann.email]]
 
 
-class FlakyBackend(EmailBackend):
-    """The test mailbox, refusing the addresses in ``refused`` as a mail server might."""
+class GatedBackend(EmailBackend):
+    """The test mailbox; a send to ``gated`` waits until the test opens the gate."""
 
-    refused: set[str] = set()
+    gated = ""
+    entered = threading.Event()
+    gate = threading.Event()
 
     def send_messages(self, messages):
-        for message in messages:
-            if set(message.to) & self.refused:
-                raise OSError("451 try again later")
+        if any(GatedBackend.gated in m.to for m in messages):
+            GatedBackend.entered.set()
+            assert GatedBackend.gate.wait(30)
         return super().send_messages(messages)
 
 
+@pytest.mark.django_db(transaction=True)
+@override_settings(EMAIL_BACKEND=f"{__name__}.GatedBackend")
+def test_one_sweep_at_a_time(make_user):
+    ann, bob = make_user("ann"), make_user("bob")
+    for user in (ann, bob):
+        notifications.notify(user, Notification.Kind.NUDGE, "your move", "/")
+    Notification.objects.filter(user=ann).update(created_at=timezone.now() - timedelta(minutes=1))
+    GatedBackend.gated = ann.email
+    GatedBackend.entered.clear()
+    GatedBackend.gate.clear()
+    results: list[int] = []
+
+    def first_sweep() -> None:
+        try:
+            results.append(send_due_emails(due()))
+        finally:
+            connection.close()
+
+    thread = threading.Thread(target=first_sweep)
+    thread.start()
+    try:
+        assert GatedBackend.entered.wait(10)  # the first sweep is sending ann's email
+        assert send_due_emails(due()) == 0  # a second one leaves at once: bob's is not its
+        assert _note_of(bob).email == Notification.Email.PENDING
+    finally:
+        GatedBackend.gate.set()
+        thread.join(20)
+    assert results == [2]
+    assert sorted(m.to[0] for m in mail.outbox) == [ann.email, bob.email]
+    assert send_due_emails(due(5)) == 0, "and the lock is let go: nothing more is due"
+
+
+class FlakyBackend(EmailBackend):
+    """The test mailbox, failing for the addresses in ``failing`` as a mail server might:
+    a temporary error, or a refusal of the address."""
+
+    failing: dict[str, Exception] = {}
+
+    def send_messages(self, messages):
+        for message in messages:
+            for address in message.to:
+                if address in self.failing:
+                    raise self.failing[address]
+        return super().send_messages(messages)
+
+
+@pytest.fixture
+def flaky():
+    with override_settings(EMAIL_BACKEND=f"{__name__}.FlakyBackend"):
+        yield FlakyBackend.failing
+    FlakyBackend.failing = {}
+
+
 @pytest.mark.django_db
-@override_settings(EMAIL_BACKEND=f"{__name__}.FlakyBackend")
-def test_a_mail_server_failure_costs_one_email_a_retry_not_the_others(make_user):
+def test_a_mail_server_failure_costs_one_email_a_retry_not_the_others(make_user, flaky):
     ann, bob = make_user("ann"), make_user("bob")
     for user in (ann, bob):
         notifications.notify(user, Notification.Kind.NUDGE, f"{user.username}, your move", "/")
-    FlakyBackend.refused = {ann.email}
-    try:
-        assert send_due_emails(due()) == 1
-        assert [m.to for m in mail.outbox] == [[bob.email]]
-        assert Notification.objects.get(user=ann).email == Notification.Email.PENDING
-    finally:
-        FlakyBackend.refused = set()
-    assert send_due_emails(due(5)) == 1, "the next sweep tries again"
+    flaky[ann.email] = smtplib.SMTPServerDisconnected("451 try again later")
+    now = due()
+    assert send_due_emails(now) == 2  # both tried
+    assert [m.to for m in mail.outbox] == [[bob.email]]
+    note = _note_of(ann)
+    assert (note.email, note.email_attempts) == (Notification.Email.PENDING, 1)
+    assert send_due_emails(now + timedelta(seconds=30)) == 0, "backing off for a minute"
+    flaky.clear()
+    assert send_due_emails(now + timedelta(seconds=61)) == 1
     assert [m.to for m in mail.outbox] == [[bob.email], [ann.email]]
-    assert send_due_emails(due(10)) == 0
+    assert send_due_emails(now + timedelta(minutes=30)) == 0, "each sent once"
 
 
 @pytest.mark.django_db
-def test_an_email_the_server_refused_for_a_day_is_given_up(make_user):
+def test_a_server_that_keeps_failing_gets_four_tries_with_growing_gaps(make_user, flaky):
     ann = make_user("ann")
     notifications.notify(ann, Notification.Kind.NUDGE, "your move", "/")
-    assert send_due_emails(timezone.now() + notifications.EMAIL_MAX_AGE + timedelta(1)) == 0
+    flaky[ann.email] = smtplib.SMTPServerDisconnected("451 try again later")
+    at = due()
+    tries = []
+    for minutes in range(0, 60):
+        if send_due_emails(at + timedelta(minutes=minutes, seconds=1)) == 0:
+            continue
+        tries.append(minutes)
+    assert tries == [0, 1, 5, 21]  # back-off 1, 4 and 16 minutes
+    note = _note_of(ann)
+    assert (note.email, note.email_attempts) == (Notification.Email.FAILED, 4)
     assert mail.outbox == []
+
+
+@pytest.mark.django_db
+def test_a_refused_address_is_not_tried_again(make_user, flaky):
+    ann = make_user("ann")
+    notifications.notify(ann, Notification.Kind.NUDGE, "your move", "/")
+    flaky[ann.email] = smtplib.SMTPRecipientsRefused({ann.email: (550, b"no such user")})
+    assert send_due_emails(due()) == 1
+    assert send_due_emails(due(3600)) == 0
+    note = _note_of(ann)
+    assert (note.email, note.email_attempts) == (Notification.Email.FAILED, 1)
+
+
+@pytest.mark.django_db
+def test_an_email_still_queued_after_a_day_is_given_up(make_user):
+    ann = make_user("ann")
+    notifications.notify(ann, Notification.Kind.NUDGE, "your move", "/")
+    late = _note_of(ann).created_at + email_queue.MAX_AGE + timedelta(minutes=1)
+    assert send_due_emails(late) == 0
+    assert mail.outbox == []
+    assert _note_of(ann).email == Notification.Email.FAILED
 
 
 @pytest.mark.django_db(transaction=True)

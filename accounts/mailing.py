@@ -1,0 +1,45 @@
+"""One email to one player, in their language, with the unsubscribe headers every game email
+carries (RFC 8058 one-click)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.conf import settings
+from django.core.mail import EmailMultiAlternatives
+from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import translation
+
+from accounts import notifications
+from accounts.models import User
+
+
+def absolute(path: str) -> str:
+    return settings.SITE_URL.rstrip("/") + path
+
+
+def send(user: User, subject: str, template: str, context: dict[str, Any]) -> None:
+    token = notifications.unsubscribe_token(user)
+    unsubscribe = absolute(reverse("unsubscribe", args=[token]))
+    context = {
+        **context,
+        "user": user,
+        "preferences_url": absolute(reverse("profile")),
+        "unsubscribe_url": unsubscribe,
+        "site_name": settings.SITE_NAME,
+    }
+    with translation.override(user.language or settings.LANGUAGE_CODE):
+        text = render_to_string(f"email/{template}.txt", context)
+        html = render_to_string(f"email/{template}.html", context)
+    message = EmailMultiAlternatives(
+        subject=f"[{settings.SITE_NAME}] {subject}",
+        body=text,
+        to=[user.email],
+        headers={
+            "List-Unsubscribe": f"<{unsubscribe}>",
+            "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+        },
+    )
+    message.attach_alternative(html, "text/html")
+    message.send()

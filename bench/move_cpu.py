@@ -1,0 +1,101 @@
+"""What one move costs in the process that makes it: ``services.act`` called directly (no HTTP,
+no middleware), one thread, against the bench database and Redis, with its after-commit work
+(socket pings, push and deadline tasks) included.
+
+Plays three-seat Cockroach Poker Royal tables (all seats human) with random legal moves, as
+whichever seat the game waits on; a finished table is replaced. Prints one JSON line: wall and
+CPU (``time.process_time``: the whole process, the ping sender's thread included) per move,
+p50 and p95. Figures only; see bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from api_moves import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, percentile, setup_django
+
+SEATS = 3
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=400)
+    parser.add_argument("--warmup", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    args = parser.parse_args(argv)
+    setup_django(args)
+    from accounts.models import User
+    from accounts.services import friendship_create
+    from games import selectors, services
+    from games.models import Game
+
+    tag = uuid.uuid4().hex[:8]
+    users = [
+        User.objects.create_user(username=f"cpu{tag}{i}", email=f"cpu{tag}{i}@bench.invalid")
+        for i in range(SEATS)
+    ]
+    for i, a in enumerate(users):
+        for b in users[i + 1 :]:
+            friendship_create(a, b)
+
+    def new_table() -> int:
+        game = services.game_create(
+            users[0],
+            engine="cockroach-poker-royal",
+            seats=SEATS,
+            invite=[u.username for u in users[1:]],
+        )
+        for user in users[1:]:
+            services.game_join(user, game.pk)
+        services.game_start(users[0], game.pk)
+        return game.pk
+
+    rng = random.Random(args.seed)
+    game_id = new_table()
+    walls: list[float] = []
+    cpus: list[float] = []
+    try:
+        while len(walls) < args.warmup + args.moves:
+            payload = None
+            for user in users:
+                payload = selectors.game_payload(selectors.visible_game(game_id, user), user)
+                if payload["status"] != Game.Status.ACTIVE or payload["legal_actions"]:
+                    break
+            assert payload is not None
+            if payload["status"] != Game.Status.ACTIVE:
+                game_id = new_table()
+                continue
+            action = rng.choice(payload["legal_actions"])
+            wall, cpu = time.perf_counter(), time.process_time()
+            services.act(user, game_id, payload["version"], action, uuid.uuid4().hex)
+            walls.append(time.perf_counter() - wall)
+            cpus.append(time.process_time() - cpu)
+    finally:
+        Game.objects.filter(created_by__in=users).delete()
+        User.objects.filter(pk__in=[u.pk for u in users]).delete()
+    walls, cpus = walls[args.warmup :], cpus[args.warmup :]
+    print(
+        json.dumps(
+            {
+                "moves": len(walls),
+                "wall_p50_ms": percentile(walls, 50),
+                "wall_p95_ms": percentile(walls, 95),
+                "cpu_p50_ms": percentile(cpus, 50),
+                "cpu_p95_ms": percentile(cpus, 95),
+            }
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
