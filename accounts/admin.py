@@ -24,6 +24,7 @@ from accounts.models import (
     FriendRequest,
     Friendship,
     ModerationLog,
+    Notification,
     PushSubscription,
     User,
 )
@@ -243,6 +244,28 @@ class PushSubscriptionAdmin(ReadOnlyAdmin):
     def delete_queryset(self, request: HttpRequest, queryset: QuerySet[PushSubscription]) -> None:
         for subscription in queryset.select_related("user"):
             push.unsubscribe(subscription.user, subscription_id=subscription.pk)
+
+
+@admin.register(Notification)
+class NotificationAdmin(ReadOnlyAdmin):
+    """The bell's notices and their emails' progress: filter by email state to see what is
+    queued, being sent, or could not be sent (accounts.email_queue) and why it was tried."""
+
+    list_display = (
+        "created_at",
+        "user",
+        "kind",
+        "game_id",
+        "read_at",
+        "email",
+        "email_attempts",
+        "email_retry_at",
+        "emailed_at",
+    )
+    list_filter = ("email", "kind")
+    search_fields = ("user__username",)
+    list_select_related = ("user",)
+    show_full_result_count = False  # a large table: no second COUNT(*) per page
 
 
 @admin.register(ModerationLog)

@@ -18,6 +18,7 @@ from django.core import mail
 from django.core.mail.backends.locmem import EmailBackend
 from django.db import connection, transaction
 from django.test import override_settings
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts import email_queue, notifications
@@ -278,6 +279,25 @@ def test_an_email_still_queued_after_a_day_is_given_up(make_user):
     assert send_due_emails(late) == 0
     assert mail.outbox == []
     assert _note_of(ann).email == Notification.Email.FAILED
+
+
+@pytest.mark.django_db
+def test_the_admin_lists_the_emails_that_could_not_be_sent(make_user, flaky, as_admin):
+    ann, bob = make_user("ann"), make_user("bob")
+    for user in (ann, bob):
+        notifications.notify(user, Notification.Kind.NUDGE, "your move", "/")
+    flaky[ann.email] = smtplib.SMTPRecipientsRefused({ann.email: (550, b"no such user")})
+    assert send_due_emails(due()) == 2
+    url = reverse("admin:accounts_notification_changelist")
+    page = as_admin.get(url, {"email__exact": Notification.Email.FAILED}).content.decode()
+    assert ">ann<" in page and ">bob<" not in page
+    assert (
+        as_admin.get(url, {"email__exact": Notification.Email.SENT}).content.decode().count(">bob<")
+    )
+    note = _note_of(ann)
+    change = reverse("admin:accounts_notification_change", args=[note.pk])
+    as_admin.post(change, {"email": Notification.Email.PENDING})
+    assert _note_of(ann).email == Notification.Email.FAILED, "read-only"
 
 
 @pytest.mark.django_db(transaction=True)
