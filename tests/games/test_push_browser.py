@@ -5,6 +5,7 @@ a browser without push support gets a sentence, not a broken page."""
 from __future__ import annotations
 
 import json
+import time
 
 import pytest
 from django.conf import settings
@@ -67,18 +68,30 @@ def test_the_service_worker_shows_a_push_and_a_browser_without_push_still_gets_t
                 "url": f"{base}/games/7/",
                 "tag": "game-7",
             }
-            cdp.send(
-                "ServiceWorker.deliverPushMessage",
-                {"origin": base, "registrationId": registrations[-1], "data": json.dumps(pushed)},
-            )
-            page.wait_for_function(
-                "() => navigator.serviceWorker.ready"
-                ".then(r => r.getNotifications()).then(n => n.length > 0)"
-            )
-            shown = page.evaluate(
-                """() => navigator.serviceWorker.ready.then(r => r.getNotifications()).then(
-                    ns => ns.map(n => ({title: n.title, body: n.body, tag: n.tag, url: n.data.url})))"""
-            )
+            shown: list = []
+            # Headless Chromium now and then shows nothing for a push delivered through CDP (one
+            # CI run, and 2 of 4 runs here under load, with a 10 s wait): delivered again, up to
+            # three times, each watched for 5 s. The content must still be exactly the push's.
+            for _delivery in range(3):
+                cdp.send(
+                    "ServiceWorker.deliverPushMessage",
+                    {
+                        "origin": base,
+                        "registrationId": registrations[-1],
+                        "data": json.dumps(pushed),
+                    },
+                )
+                deadline = time.monotonic() + 5
+                while not shown and time.monotonic() < deadline:
+                    shown = page.evaluate(
+                        """() => navigator.serviceWorker.ready.then(r => r.getNotifications()).then(
+                        ns => ns.map(n => ({title: n.title, body: n.body, tag: n.tag,
+                                            url: n.data.url})))"""
+                    )
+                    if not shown:
+                        page.wait_for_timeout(100)
+                if shown:
+                    break
             assert shown == [pushed]
             assert errors == []
 

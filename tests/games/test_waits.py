@@ -161,7 +161,17 @@ def test_a_seat_handed_to_the_bot_for_missed_turns_is_taken_back_and_plays_again
     services.seat_reclaim(alice, game.pk)
     seat.refresh_from_db()
     assert not seat.is_bot and seat.consecutive_timeouts == 0
-    game = drive_until(game, alices_turn, random.Random(4))
+
+    def alices_turn_opened_by_another(g: Game) -> bool:
+        # a turn her own move opened tells her nothing (she is at the table): not this one
+        return (
+            alices_turn(g)
+            and not Event.objects.filter(
+                game=g, seat=0, reason="move", created_at__gte=g.wait_opened_at
+            ).exists()
+        )
+
+    game = drive_until(game, alices_turn_opened_by_another, random.Random(4))
     assert Notification.objects.filter(
         user=alice, kind=Notification.Kind.YOUR_TURN, wait_seq=game.wait_seq
     ).exists()
