@@ -146,10 +146,32 @@ class Fixtures:
     floor_game_ids: list[int]
 
 
+def befriend(players: list[Any]) -> None:
+    from accounts.services import friendship_create
+
+    for i, a in enumerate(players):
+        for b in players[i + 1 :]:
+            friendship_create(a, b)
+
+
+def started_table(players: list[Any], engine: str) -> int:
+    """A started table of ``engine`` with these players (friends of the first, who creates it
+    and invites the others; they join); returns its id."""
+    from games import services
+
+    creator, *others = players
+    game = services.game_create(
+        creator, engine=engine, seats=len(players), invite=[u.username for u in others]
+    )
+    for user in others:
+        services.game_join(user, game.pk)
+    services.game_start(creator, game.pk)
+    return game.pk
+
+
 def create_fixtures(tag: str, games: int, engine: str) -> Fixtures:
     from accounts.models import User
-    from accounts.services import api_token_create, friendship_create
-    from games import services
+    from accounts.services import api_token_create
     from games.engines import registry
     from games.models import Game
 
@@ -165,18 +187,10 @@ def create_fixtures(tag: str, games: int, engine: str) -> Fixtures:
             user = User.objects.create_user(username=name, email=f"{name}@bench.invalid")
             user_ids.append(user.pk)
             players.append(user)
-        for i, a in enumerate(players):
-            for b in players[i + 1 :]:
-                friendship_create(a, b)
+        befriend(players)
+        game_id = started_table(players, engine)
         tokens = [api_token_create(user, "bench")[1] for user in players]
-        creator, *others = players
-        game = services.game_create(
-            creator, engine=engine, seats=SEATS, invite=[u.username for u in others]
-        )
-        for user in others:
-            services.game_join(user, game.pk)
-        services.game_start(creator, game.pk)
-        tables.append(Table(game.pk, [u.username for u in players], tokens))
+        tables.append(Table(game_id, [u.username for u in players], tokens))
         floor = Game.objects.create(
             engine=engine,
             seats_count=SEATS,
@@ -184,7 +198,7 @@ def create_fixtures(tag: str, games: int, engine: str) -> Fixtures:
             window_seconds=3600,
             status=Game.Status.ABORTED,
             seed=0,
-            created_by=creator,
+            created_by=players[0],
         )
         floor_game_ids.append(floor.pk)
     return Fixtures(user_ids, tables, floor_game_ids)
@@ -383,6 +397,16 @@ class Tally:
         if len(self.notes) < 5:
             self.notes.append(text)
 
+    def count(self, window: Window, status: int, started: float, seconds: float, what: str) -> None:
+        """A phase's request: its latency if answered 200 inside the window, else an error."""
+        if not window.counts(started, seconds):
+            return
+        if status == 200:
+            self.latencies.append(seconds)
+        else:
+            self.errors += 1
+            self.note(f"{what} HTTP {status}")
+
 
 class Player:
     """Plays one table through the API, as whichever of its three seats the game waits on."""
@@ -511,13 +535,7 @@ class Reader(Player):
         status, _body, started, seconds = self.http.call(
             "GET", self._game_path(), self.token_of_seat[self.body_seat]
         )
-        if not window.counts(started, seconds):
-            return
-        if status == 200:
-            self.tally.latencies.append(seconds)
-        else:
-            self.tally.errors += 1
-            self.tally.note(f"GET HTTP {status}")
+        self.tally.count(window, status, started, seconds, "GET")
 
 
 class FloorClient:
@@ -530,14 +548,8 @@ class FloorClient:
         pass
 
     def step(self, window: Window) -> None:
-        status, body, started, seconds = self.http.call("POST", f"/bench/floor/{self.game_id}/")
-        if not window.counts(started, seconds):
-            return
-        if status == 200:
-            self.tally.latencies.append(seconds)
-        else:
-            self.tally.errors += 1
-            self.tally.note(f"floor HTTP {status}: {str(body)[:200]}")
+        status, _body, started, seconds = self.http.call("POST", f"/bench/floor/{self.game_id}/")
+        self.tally.count(window, status, started, seconds, "floor")
 
 
 # --- Where the CPU goes -----------------------------------------------------------------------

@@ -35,9 +35,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api_moves import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
+    befriend,
     ensure_database,
     redis_reachable,
     setup_django,
+    started_table,
 )
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -59,8 +61,6 @@ def make_tables(tag: str, games: int) -> tuple[list[int], list[dict[str, Any]]]:
     from django.test import Client
 
     from accounts.models import User
-    from accounts.services import friendship_create
-    from games import services
 
     user_ids, tables = [], []
     for g in range(games):
@@ -71,24 +71,14 @@ def make_tables(tag: str, games: int) -> tuple[list[int], list[dict[str, Any]]]:
             for s in range(SEATS)
         ]
         user_ids += [u.pk for u in players]
-        for i, a in enumerate(players):
-            for b in players[i + 1 :]:
-                friendship_create(a, b)
-        game = services.game_create(
-            players[0],
-            engine="cockroach-poker-royal",
-            seats=SEATS,
-            invite=[u.username for u in players[1:]],
-        )
-        for user in players[1:]:
-            services.game_join(user, game.pk)
-        services.game_start(players[0], game.pk)
+        befriend(players)
+        game_id = started_table(players, "cockroach-poker-royal")
         cookies = []
         for user in players:
             client = Client()
             client.force_login(user)
             cookies.append(client.cookies["sessionid"].value)
-        tables.append({"id": game.pk, "users": players, "cookies": cookies})
+        tables.append({"id": game_id, "users": players, "cookies": cookies})
     return user_ids, tables
 
 

@@ -19,7 +19,14 @@ import uuid
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from api_moves import DEFAULT_DATABASE_URL, DEFAULT_REDIS_URL, percentile, setup_django
+from api_moves import (
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    befriend,
+    percentile,
+    setup_django,
+    started_table,
+)
 
 SEATS = 3
 
@@ -34,7 +41,6 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     setup_django(args)
     from accounts.models import User
-    from accounts.services import friendship_create
     from games import selectors, services
     from games.models import Game
 
@@ -43,21 +49,10 @@ def main(argv: list[str] | None = None) -> int:
         User.objects.create_user(username=f"cpu{tag}{i}", email=f"cpu{tag}{i}@bench.invalid")
         for i in range(SEATS)
     ]
-    for i, a in enumerate(users):
-        for b in users[i + 1 :]:
-            friendship_create(a, b)
+    befriend(users)
 
     def new_table() -> int:
-        game = services.game_create(
-            users[0],
-            engine="cockroach-poker-royal",
-            seats=SEATS,
-            invite=[u.username for u in users[1:]],
-        )
-        for user in users[1:]:
-            services.game_join(user, game.pk)
-        services.game_start(users[0], game.pk)
-        return game.pk
+        return started_table(users, "cockroach-poker-royal")
 
     rng = random.Random(args.seed)
     game_id = new_table()
