@@ -397,15 +397,18 @@ class Tally:
         if len(self.notes) < 5:
             self.notes.append(text)
 
-    def count(self, window: Window, status: int, started: float, seconds: float, what: str) -> None:
-        """A phase's request: its latency if answered 200 inside the window, else an error."""
+    def count(
+        self, window: Window, status: int, started: float, seconds: float, what: str, body: Any
+    ) -> None:
+        """A phase's request: its latency if answered 200 inside the window, else an error
+        (noted with the start of its answer)."""
         if not window.counts(started, seconds):
             return
         if status == 200:
             self.latencies.append(seconds)
         else:
             self.errors += 1
-            self.note(f"{what} HTTP {status}")
+            self.note(f"{what} HTTP {status}: {str(body)[:200]}")
 
 
 class Player:
@@ -532,10 +535,10 @@ class Reader(Player):
 
     def step(self, window: Window) -> None:
         assert self.body_seat is not None
-        status, _body, started, seconds = self.http.call(
+        status, body, started, seconds = self.http.call(
             "GET", self._game_path(), self.token_of_seat[self.body_seat]
         )
-        self.tally.count(window, status, started, seconds, "GET")
+        self.tally.count(window, status, started, seconds, "GET", body)
 
 
 class FloorClient:
@@ -548,8 +551,8 @@ class FloorClient:
         pass
 
     def step(self, window: Window) -> None:
-        status, _body, started, seconds = self.http.call("POST", f"/bench/floor/{self.game_id}/")
-        self.tally.count(window, status, started, seconds, "floor")
+        status, body, started, seconds = self.http.call("POST", f"/bench/floor/{self.game_id}/")
+        self.tally.count(window, status, started, seconds, "floor", body)
 
 
 # --- Where the CPU goes -----------------------------------------------------------------------
@@ -664,7 +667,7 @@ def summary(
             stuck=sum(c.tally.stuck for c in clients),
         )
     if cpu and latencies:
-        # per counted POST; in the moves phase that includes the reads made between moves
+        # per counted request; in the moves phase (per move) that includes the reads between
         line["cpu_ms_per_request"] = {
             part: round(used * 1000 / len(latencies), 3) for part, used in cpu.items()
         }

@@ -29,6 +29,7 @@ from api_moves import (
 )
 
 SEATS = 3
+ENGINE = "cockroach-poker-royal"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -50,12 +51,8 @@ def main(argv: list[str] | None = None) -> int:
         for i in range(SEATS)
     ]
     befriend(users)
-
-    def new_table() -> int:
-        return started_table(users, "cockroach-poker-royal")
-
     rng = random.Random(args.seed)
-    game_id = new_table()
+    game_id = started_table(users, ENGINE)
     walls: list[float] = []
     cpus: list[float] = []
     try:
@@ -67,7 +64,7 @@ def main(argv: list[str] | None = None) -> int:
                     break
             assert payload is not None
             if payload["status"] != Game.Status.ACTIVE:
-                game_id = new_table()
+                game_id = started_table(users, ENGINE)
                 continue
             action = rng.choice(payload["legal_actions"])
             wall, cpu = time.perf_counter(), time.process_time()

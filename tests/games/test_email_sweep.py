@@ -42,21 +42,28 @@ def due(seconds_after: float = 1.0):
     return timezone.now() + timedelta(seconds=settings.NOTIFICATION_EMAIL_DELAY + seconds_after)
 
 
+@pytest.fixture
+def published(monkeypatch) -> list[str]:
+    """The names of the Celery tasks published from here on (they are still published)."""
+    names: list[str] = []
+    real_send_task = current_app.send_task
+
+    def send_task(name, *args, **kwargs):
+        names.append(name)
+        return real_send_task(name, *args, **kwargs)
+
+    monkeypatch.setattr(current_app, "send_task", send_task)
+    return names
+
+
 @pytest.mark.django_db
 def test_a_move_publishes_no_email_task_and_the_sweep_sends_its_email_once_due(
-    started, monkeypatch, django_capture_on_commit_callbacks
+    started, published, django_capture_on_commit_callbacks
 ):
     game = turn_game(started)
     send_due_emails(due())  # the start's own notice goes first, out of the way
     mail.outbox.clear()
-    published: list[str] = []
-    real_send_task = current_app.send_task
-
-    def send_task(name, *args, **kwargs):
-        published.append(name)
-        return real_send_task(name, *args, **kwargs)
-
-    monkeypatch.setattr(current_app, "send_task", send_task)
+    published.clear()
     mover = owed_user(game)
     seat, action = next_human_move(game, random.Random(2))
     with django_capture_on_commit_callbacks(execute=True):  # the publishes happen after commit
@@ -78,16 +85,10 @@ def test_a_move_publishes_no_email_task_and_the_sweep_sends_its_email_once_due(
 
 
 @pytest.mark.django_db
-def test_a_nudge_or_reminder_publishes_no_email_task_either(
-    make_user, monkeypatch, django_capture_on_commit_callbacks
+def test_a_nudge_publishes_no_email_task_either(
+    make_user, published, django_capture_on_commit_callbacks
 ):
-    published: list[str] = []
-    real_send_task = current_app.send_task
-    monkeypatch.setattr(
-        current_app,
-        "send_task",
-        lambda name, *a, **k: published.append(name) or real_send_task(name, *a, **k),
-    )
+    """Nudges and reminders are stored by ``notify`` (a move's notices by ``notify_all``)."""
     ann = make_user("ann")
     with django_capture_on_commit_callbacks(execute=True):
         note = notifications.notify(ann, Notification.Kind.NUDGE, "your move", "/")
