@@ -172,7 +172,6 @@ class Seat(models.Model):
     bot_reason = models.CharField(max_length=20, blank=True)
     joined_at = models.DateTimeField(default=timezone.now)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
-    last_seen_version = models.PositiveIntegerField(default=0)
     # Once per wait: the wait a reminder / a nudge was last sent for (Game.wait_seq).
     reminded_for_wait = models.PositiveIntegerField(null=True, blank=True)
     nudged_for_wait = models.PositiveIntegerField(null=True, blank=True)

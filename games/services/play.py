@@ -63,11 +63,11 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             # the log (the change rolls the recorded event back).
             raise IllegalMove(_("That move is not possible now."), "not_legal")
         change.settle_bots()
-        if seat.consecutive_timeouts or seat.last_seen_version != game.version:
-            Seat.objects.filter(pk=seat.pk).update(
-                last_seen_version=game.version, consecutive_timeouts=0
-            )
-            seat.last_seen_version, seat.consecutive_timeouts = game.version, 0
+        if seat.consecutive_timeouts:
+            # a move of one's own ends a run of missed deadlines (three hand the seat over);
+            # with no run to end, the seat's row is not written
+            Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
+            seat.consecutive_timeouts = 0
     return ActResult(game, seats=change.seats)
 
 

@@ -14,7 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.services import api_token_create
-from games.models import Event, Game
+from games.models import Event, Game, Seat
 from tests.games.helpers import next_human_move, seat_users
 
 
@@ -34,7 +34,7 @@ def _api_client(user) -> Client:
 
 
 @pytest.mark.django_db
-def test_a_move_is_seven_round_trips(started):
+def test_a_move_is_six_round_trips(started):
     game = started()
     seat, action = next_human_move(game, random.Random(3))
     client = _api_client(seat_users(game)[seat])
@@ -47,21 +47,41 @@ def test_a_move_is_seven_round_trips(started):
         )
     assert response.status_code == 200, response.content
     sql = _sql(captured)
-    # BEGIN; the game locked with its seats, players and the key check; the seat; the event;
-    # the game; the notices (older ones marked read in the same statement); COMMIT
-    assert len(sql) == 7, "\n".join(sql)
+    # BEGIN; the game locked with its seats, players and the key check; the event; the game;
+    # the notices (older ones marked read in the same statement); COMMIT. The mover's seat
+    # row is not written: nothing of it changed.
+    assert len(sql) == 6, "\n".join(sql)
     assert sql[0].startswith("SAVEPOINT") and sql[-1].startswith("RELEASE SAVEPOINT")
     # the game row locked first; the seats and the key check start once the lock is held
     locked, seats, key_check = sql[1].split("; ")
     assert locked.endswith("FOR NO KEY UPDATE") and '"games_game"' in locked
     assert '"games_seat"' in seats and '"games_event"' in key_check
-    assert sql[2].startswith('UPDATE "games_seat"')
-    assert sql[3].startswith('INSERT INTO "games_event"')
-    assert sql[4].startswith('UPDATE "games_game"')
-    assert sql[5].startswith("WITH superseded AS (UPDATE accounts_notification")
+    assert sql[2].startswith('INSERT INTO "games_event"')
+    assert sql[3].startswith('UPDATE "games_game"')
+    assert sql[4].startswith("WITH superseded AS (UPDATE accounts_notification")
     body = response.json()
     assert body["version"] == before["version"] + 1
     assert body["players"] == before["players"]
+
+
+@pytest.mark.django_db
+def test_a_move_after_a_missed_deadline_also_clears_the_seats_count(started):
+    game = started()
+    seat, action = next_human_move(game, random.Random(3))
+    Seat.objects.filter(game=game, index=seat).update(consecutive_timeouts=2)
+    client = _api_client(seat_users(game)[seat])
+    before = client.get(f"/api/games/{game.pk}").json()
+    with CaptureQueriesContext(connection) as captured:
+        response = client.post(
+            f"/api/games/{game.pk}/actions",
+            {"version": before["version"], "action": action, "key": "k1"},
+            content_type="application/json",
+        )
+    assert response.status_code == 200, response.content
+    sql = _sql(captured)
+    assert len(sql) == 7, "\n".join(sql)  # the six above and the seat's row
+    assert sql[2].startswith('UPDATE "games_seat"')
+    assert Seat.objects.get(game=game, index=seat).consecutive_timeouts == 0
 
 
 @pytest.mark.django_db
