@@ -14,11 +14,16 @@ from typing import Any
 from asgiref.sync import async_to_sync
 from channels.layers import get_channel_layer
 
+from games.layer_batch import group_send_many
+
 log = logging.getLogger(__name__)
 
 
 # How long a committing thread lets its table's ping go first (see _Sender).
 TABLE_PING_WAIT_SECONDS = 0.02
+# Queued sends taken into one exchange with Redis at most (a change queues one, of four to
+# seven pings).
+MAX_BATCH = 32
 
 
 def group_name(game_id: int) -> str:
@@ -30,42 +35,56 @@ def user_group_name(user_id: int) -> str:
 
 
 def notify_game_changed(
-    game_id: int, revision: int, seats: list[int] | None = None, version: int = 0
+    game_id: int,
+    revision: int,
+    seats: list[int] | None = None,
+    version: int = 0,
+    users: Iterable[int] = (),
 ) -> None:
     """``seats``: only these seats could observe the change (None: everybody); the other
     sockets stay silent, so a secret answer makes no frame arrive anywhere else.
     ``revision``/``version`` are the game's totals (a secret answer steps only the version):
-    consumers use them to tell whether a read they share is fresh; no client sees them."""
+    consumers use them to tell whether a read they share is fresh; no client sees them.
+    ``users``: players whose lists the change may alter, pinged in the same batch, after it."""
     _send(
-        group_name(game_id),
-        {"type": "game.changed", "revision": revision, "seats": seats, "version": version},
+        [
+            (
+                group_name(game_id),
+                {"type": "game.changed", "revision": revision, "seats": seats, "version": version},
+            ),
+            *_user_pings(users),
+        ],
         wait=TABLE_PING_WAIT_SECONDS,
     )
 
 
 def notify_users_changed(user_ids: Iterable[int]) -> None:
-    """The My games list / invitations of these players may have changed. The ping names no
-    game: each user socket re-reads its own list and sends a fresh stamp only if it moved."""
-    for user_id in sorted(set(user_ids)):
-        _send(user_group_name(user_id), {"type": "user.changed"})
+    """The My games list / invitations of these players may have changed."""
+    _send(_user_pings(user_ids))
+
+
+def _user_pings(user_ids: Iterable[int]) -> list[tuple[str, dict[str, Any]]]:
+    # The ping names no game: each user socket re-reads its own list and sends a fresh stamp
+    # only if it moved.
+    return [(user_group_name(u), {"type": "user.changed"}) for u in sorted(set(user_ids))]
 
 
 def notify_chat(game_id: int) -> None:
     """Table talk changed: each socket fetches the talk its reader may see."""
-    _send(group_name(game_id), {"type": "chat.posted"})
+    _send([(group_name(game_id), {"type": "chat.posted"})])
 
 
-def _send(group: str, message: dict[str, Any], wait: float = 0) -> None:
+def _send(pings: list[tuple[str, dict[str, Any]]], wait: float = 0) -> None:
     layer = get_channel_layer()
-    if layer is None:
+    if layer is None or not pings:
         return
     if _shared_layer(layer):
-        _sender().send(group, message, wait)
+        _sender().send(pings, wait)
         return
     try:
-        async_to_sync(layer.group_send)(group, message)
+        async_to_sync(group_send_many)(layer, pings)
     except Exception:  # a lost ping costs a refresh, never a move
-        log.exception("broadcast to %s failed", group)
+        log.exception("broadcast to %s failed", [group for group, _ in pings])
 
 
 def _shared_layer(layer: Any) -> bool:
@@ -88,11 +107,10 @@ class _Sender:
     def __init__(self) -> None:
         self.pid = os.getpid()
         self.loop = asyncio.new_event_loop()
-        # (0 for a ping someone waits for, else 1; arrival number; group; message; its event):
-        # a waited-for table ping goes before the players' list pings already queued, which a
-        # change queues five or six at a time (in order among themselves).
+        # (0 for pings someone waits for, else 1; arrival number; pings; its event): a change's
+        # waited-for pings go before the players' list pings already queued.
         self.queue: asyncio.PriorityQueue[
-            tuple[int, int, str, dict[str, Any], threading.Event | None]
+            tuple[int, int, list[tuple[str, dict[str, Any]]], threading.Event | None]
         ] = asyncio.PriorityQueue()
         self.arrivals = itertools.count()
         threading.Thread(target=self._run, name="fibbers-broadcast", daemon=True).start()
@@ -104,24 +122,30 @@ class _Sender:
     async def _drain(self) -> None:
         layer = get_channel_layer()
         while True:
-            _, _, name, message, sent = await self.queue.get()
+            # What is queued goes together: one exchange with Redis for the batch
+            # (games/layer_batch.py), in the queue's order.
+            batch = [await self.queue.get()]
+            while len(batch) < MAX_BATCH and not self.queue.empty():
+                batch.append(self.queue.get_nowait())
+            pings = [ping for _, _, item_pings, _ in batch for ping in item_pings]
             # A connection left idle past the layer's socket_timeout fails once; the retry
             # gets a fresh one from the pool.
             for attempt in (1, 2):
                 try:
-                    await layer.group_send(name, message)
+                    await group_send_many(layer, pings)
                     break
                 except Exception:
                     if attempt == 2:
-                        log.exception("broadcast failed for %s", name)
-            if sent is not None:
-                sent.set()
+                        log.exception("broadcast failed for %s", [group for group, _ in pings])
+            for *_, sent in batch:
+                if sent is not None:
+                    sent.set()
 
-    def send(self, name: str, message: dict[str, Any], wait: float = 0) -> None:
-        """Queues the ping; with ``wait``, returns once it is sent or after ``wait`` seconds
-        (a slow Redis delays a move by at most that, never fails it)."""
+    def send(self, pings: list[tuple[str, dict[str, Any]]], wait: float = 0) -> None:
+        """Queues the pings; with ``wait``, returns once they are sent or after ``wait``
+        seconds (a slow Redis delays a move by at most that, never fails it)."""
         sent = threading.Event() if wait else None
-        item = (0 if sent else 1, next(self.arrivals), name, message, sent)
+        item = (0 if sent else 1, next(self.arrivals), pings, sent)
         self.loop.call_soon_threadsafe(self.queue.put_nowait, item)
         if sent is not None:
             sent.wait(wait)

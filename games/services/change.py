@@ -344,11 +344,10 @@ class GameChange:
         # push tasks below would otherwise be queued before the table hears of it.
         game_id, revision, version = game.pk, game.revision, game.version
         seats = None if observers is None else sorted(observers)
-        transaction.on_commit(
-            lambda: broadcast.notify_game_changed(game_id, revision, seats, version)
-        )
         users = self._users_to_ping(observers)
-        transaction.on_commit(lambda: broadcast.notify_users_changed(users))
+        transaction.on_commit(
+            lambda: broadcast.notify_game_changed(game_id, revision, seats, version, users)
+        )
         if finished_now:
             records.record_finished(game, self.seats)
             notify.game_finished(game, self.engine, self.seats)

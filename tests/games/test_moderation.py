@@ -29,7 +29,9 @@ GAME = "cockroach-poker-royal"
 def pings(monkeypatch):
     sent: list[tuple[int, int]] = []
     monkeypatch.setattr(
-        broadcast, "notify_game_changed", lambda g, v, seats=None, version=0: sent.append((g, v))
+        broadcast,
+        "notify_game_changed",
+        lambda g, v, seats=None, version=0, users=(): sent.append((g, v)),
     )
     return sent
 

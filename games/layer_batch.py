@@ -1,0 +1,100 @@
+"""Several group messages in one exchange with Redis.
+
+channels-redis sends one group message in two to four round trips (drop the group's expired
+members, list them, drop the members' expired messages, a script that adds the message), and
+a move pings four to six groups (its table, each player's lists): up to 16 round trips and,
+measured in process, 1.4 ms of CPU a move on the sender's thread. ``group_send_many`` does the
+same work for a batch of pings in two round trips per Redis host: one pipeline lists every
+group's members, one script adds every message.
+
+It keeps ``group_send``'s keys, serialisation (the layer's own), per-channel capacity and
+expiry, so a consumer receives what it would have; the messages of a batch reach a channel in
+the batch's order. A layer that is not channels-redis's ``RedisChannelLayer`` (the in-memory
+one, the pub/sub one) is sent to one group at a time.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import defaultdict
+from typing import Any
+
+# KEYS: the channels' message keys, one per message (a key may repeat). ARGV: the messages,
+# their scores, the channels' capacities, then the oldest score kept and the keys' expiry.
+_ADD_MESSAGES = """
+local n = #KEYS
+local oldest = ARGV[3 * n + 1]
+local expiry = ARGV[3 * n + 2]
+local over_capacity = 0
+for i = 1, n do
+    redis.call('ZREMRANGEBYSCORE', KEYS[i], 0, oldest)
+    if redis.call('ZCOUNT', KEYS[i], '-inf', '+inf') < tonumber(ARGV[2 * n + i]) then
+        redis.call('ZADD', KEYS[i], ARGV[n + i], ARGV[i])
+        redis.call('EXPIRE', KEYS[i], expiry)
+    else
+        over_capacity = over_capacity + 1
+    end
+end
+return over_capacity
+"""
+# Scores a microsecond apart keep a batch's messages to one channel in order (the receiving
+# side pops the lowest score first; at equal scores the random prefixes would decide).
+_STEP = 1e-6
+
+
+def batchable(layer: Any) -> bool:
+    return all(
+        hasattr(layer, name)
+        for name in ("_group_key", "_map_channel_keys_to_connection", "consistent_hash")
+    ) and hasattr(layer, "group_expiry")
+
+
+async def group_send_many(layer: Any, pings: list[tuple[str, dict[str, Any]]]) -> int:
+    """Sends each (group, message) as ``layer.group_send`` would; returns how many messages
+    found their channel full (dropped, as ``group_send`` drops them)."""
+    if not batchable(layer):
+        for group, message in pings:
+            await layer.group_send(group, message)
+        return 0
+    for group, _message in pings:
+        assert layer.require_valid_group_name(group), "Group name not valid"
+    now = time.time()
+    members = await _members(layer, [group for group, _message in pings], now)
+    # per Redis host: the (channel key, serialized message, capacity) to add, in batch order
+    adds: dict[int, list[tuple[str, bytes, int]]] = defaultdict(list)
+    for group, message in pings:
+        if not members[group]:
+            continue
+        by_host, messages, capacities = layer._map_channel_keys_to_connection(
+            members[group], message
+        )
+        for index, keys in by_host.items():
+            adds[index].extend((key, messages[key], capacities[key]) for key in keys)
+    over_capacity = 0
+    for index, entries in adds.items():
+        keys = [key for key, _message, _capacity in entries]
+        scores = [repr(now + _STEP * i) for i in range(len(entries))]
+        args = [message for _key, message, _capacity in entries]
+        args += scores + [capacity for _key, _message, capacity in entries]
+        args += [int(now) - int(layer.expiry), layer.expiry]
+        script = layer.connection(index).register_script(_ADD_MESSAGES)
+        over_capacity += int(await script(keys=keys, args=args))
+    return over_capacity
+
+
+async def _members(layer: Any, groups: list[str], now: float) -> dict[str, list[str]]:
+    """Each group's live channels (its expired members dropped first), one pipeline per host."""
+    by_host: dict[int, list[str]] = defaultdict(list)
+    for group in dict.fromkeys(groups):
+        by_host[layer.consistent_hash(group)].append(group)
+    members: dict[str, list[str]] = {}
+    for index, host_groups in by_host.items():
+        pipe = layer.connection(index).pipeline(transaction=False)
+        for group in host_groups:
+            key = layer._group_key(group)
+            pipe.zremrangebyscore(key, min=0, max=int(now) - layer.group_expiry)
+            pipe.zrange(key, 0, -1)
+        replies = await pipe.execute()
+        for group, names in zip(host_groups, replies[1::2], strict=True):
+            members[group] = [name.decode("utf8") for name in names]
+    return members
