@@ -138,9 +138,7 @@ AUTH_USER_MODEL = "accounts.User"
 # --- Redis: cache, channel layer, Celery broker ----------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {
-        "default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}
-    }
+    CACHES = {"default": {"BACKEND": "config.cache.SharedClientRedisCache", "LOCATION": REDIS_URL}}
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",

@@ -156,7 +156,7 @@ def test_failed_logins_are_rate_limited(client, alice, settings):
     # A cache of our own in Redis, so that other test runs clearing theirs can't reset it.
     settings.CACHES = {
         "default": {
-            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "BACKEND": "config.cache.SharedClientRedisCache",
             "LOCATION": "redis://127.0.0.1:6379/14",
             "KEY_PREFIX": "accounts-ratelimit-test",
         }
