@@ -33,10 +33,8 @@ def _api_client(user) -> Client:
     return Client(HTTP_AUTHORIZATION=f"Bearer {api_token_create(user, 'bench')[1]}")
 
 
-@pytest.mark.django_db
-def test_a_move_is_six_round_trips(started):
-    game = started()
-    seat, action = next_human_move(game, random.Random(3))
+def _counted_move(game: Game, seat: int, action: dict) -> tuple[dict, dict, list[str]]:
+    """(the game before, the answer, the SQL of the move's POST) for one API move."""
     client = _api_client(seat_users(game)[seat])
     before = client.get(f"/api/games/{game.pk}").json()  # the token is cached from here on
     with CaptureQueriesContext(connection) as captured:
@@ -46,7 +44,14 @@ def test_a_move_is_six_round_trips(started):
             content_type="application/json",
         )
     assert response.status_code == 200, response.content
-    sql = _sql(captured)
+    return before, response.json(), _sql(captured)
+
+
+@pytest.mark.django_db
+def test_a_move_is_six_round_trips(started):
+    game = started()
+    seat, action = next_human_move(game, random.Random(3))
+    before, body, sql = _counted_move(game, seat, action)
     # BEGIN; the game locked with its seats, players and the key check; the event; the game;
     # the notices (older ones marked read in the same statement); COMMIT. The mover's seat
     # row is not written: nothing of it changed.
@@ -59,7 +64,6 @@ def test_a_move_is_six_round_trips(started):
     assert sql[2].startswith('INSERT INTO "games_event"')
     assert sql[3].startswith('UPDATE "games_game"')
     assert sql[4].startswith("WITH superseded AS (UPDATE accounts_notification")
-    body = response.json()
     assert body["version"] == before["version"] + 1
     assert body["players"] == before["players"]
 
@@ -69,16 +73,7 @@ def test_a_move_after_a_missed_deadline_also_clears_the_seats_count(started):
     game = started()
     seat, action = next_human_move(game, random.Random(3))
     Seat.objects.filter(game=game, index=seat).update(consecutive_timeouts=2)
-    client = _api_client(seat_users(game)[seat])
-    before = client.get(f"/api/games/{game.pk}").json()
-    with CaptureQueriesContext(connection) as captured:
-        response = client.post(
-            f"/api/games/{game.pk}/actions",
-            {"version": before["version"], "action": action, "key": "k1"},
-            content_type="application/json",
-        )
-    assert response.status_code == 200, response.content
-    sql = _sql(captured)
+    _before, _body, sql = _counted_move(game, seat, action)
     assert len(sql) == 7, "\n".join(sql)  # the six above and the seat's row
     assert sql[2].startswith('UPDATE "games_seat"')
     assert Seat.objects.get(game=game, index=seat).consecutive_timeouts == 0
