@@ -5,14 +5,15 @@ expiry rules (games/layer_batch.py). Against the real Redis of the test settings
 from __future__ import annotations
 
 import asyncio
-import time
 import uuid
 
 import pytest
+from asgiref.sync import sync_to_async
 from channels.layers import InMemoryChannelLayer
 from channels_redis.core import RedisChannelLayer
 from django.conf import settings
-from redis.asyncio.connection import AbstractConnection
+from redis.asyncio.connection import AbstractConnection as AsyncConnection
+from redis.connection import AbstractConnection as SyncConnection
 
 from games.layer_batch import group_send_many
 
@@ -40,6 +41,11 @@ def _run(scenario):
     return asyncio.run(scenario())
 
 
+async def send_many(layer, pings) -> int:
+    # the batch is sent from a thread, as a committing request sends it
+    return await sync_to_async(group_send_many, thread_sensitive=False)(layer, pings)
+
+
 def ping(n: int) -> dict:
     return {"type": "x.ping", "n": n}
 
@@ -54,7 +60,7 @@ def test_each_channel_gets_its_groups_messages_in_the_batchs_order():
         await layer.group_add("table", b)
         await layer.group_add("user-1", b)
         await layer.group_add("user-2", c)
-        over = await group_send_many(
+        over = await send_many(
             layer,
             [("table", ping(1)), ("user-1", ping(2)), ("nobody", ping(3)), ("table", ping(4))],
         )
@@ -79,7 +85,7 @@ def test_the_same_pings_through_group_send_arrive_the_same():
         await layer.group_add("h", channels[0])
         await layer.group_add("h", channels[1])
         if batched:
-            await group_send_many(layer, pings)
+            await send_many(layer, pings)
         else:
             for group, message in pings:
                 await layer.group_send(group, message)
@@ -104,7 +110,7 @@ def test_a_full_channel_is_skipped_and_counted():
         await layer.group_add("g", other)
         await layer.send(full, ping(0))
         await layer.send(full, ping(0))
-        over = await group_send_many(layer, [("g", ping(1))])
+        over = await send_many(layer, [("g", ping(1))])
         inboxes = await _inbox(layer, full), await _inbox(layer, other)
         await layer.flush()
         return over, inboxes
@@ -122,7 +128,7 @@ def test_a_member_past_the_group_expiry_is_dropped():
         channel = await layer.new_channel()
         await layer.group_add("g", channel)
         await asyncio.sleep(2.1)
-        await group_send_many(layer, [("g", ping(1))])
+        await send_many(layer, [("g", ping(1))])
         inbox = await _inbox(layer, channel)
         members = await layer.connection(0).zrange(layer._group_key("g"), 0, -1)
         await layer.flush()
@@ -132,31 +138,35 @@ def test_a_member_past_the_group_expiry_is_dropped():
     assert inbox == [] and members == []
 
 
-def test_a_batch_is_two_exchanges_with_redis_where_one_by_one_takes_three_or_four_each(
-    monkeypatch,
-):
-    sent: list[int] = []
-    real = AbstractConnection.send_packed_command
+def test_a_batch_is_two_exchanges_with_redis_where_one_by_one_takes_four_each(monkeypatch):
+    batch_sends: list[int] = []  # the batch's client (redis-py, sync)
+    loop_sends: list[int] = []  # channels-redis's own (redis-py asyncio)
+    real_sync, real_async = SyncConnection.send_packed_command, AsyncConnection.send_packed_command
 
-    async def counting(self, command, check_health=True):
-        sent.append(1)
-        return await real(self, command, check_health)
+    def counting_sync(self, command, check_health=True):
+        batch_sends.append(1)
+        return real_sync(self, command, check_health)
 
-    monkeypatch.setattr(AbstractConnection, "send_packed_command", counting)
+    async def counting_async(self, command, check_health=True):
+        loop_sends.append(1)
+        return await real_async(self, command, check_health)
+
+    monkeypatch.setattr(SyncConnection, "send_packed_command", counting_sync)
+    monkeypatch.setattr(AsyncConnection, "send_packed_command", counting_async)
     pings = [(f"g{i}", ping(i)) for i in range(4)]
 
     async def scenario():
         layer = _layer()
         for group, _message in pings:
             await layer.group_add(group, await layer.new_channel())
-        await group_send_many(layer, pings)  # loads the script into Redis once
-        sent.clear()
-        await group_send_many(layer, pings)
-        batched = len(sent)
-        sent.clear()
+        await send_many(layer, pings)  # connects, and loads the script into Redis once
+        batch_sends.clear()
+        loop_sends.clear()
+        await send_many(layer, pings)
+        batched = len(batch_sends) + len(loop_sends)
         for group, message in pings:
             await layer.group_send(group, message)
-        one_by_one = len(sent)
+        one_by_one = len(loop_sends)
         await layer.flush()
         return batched, one_by_one
 
@@ -171,35 +181,44 @@ def test_a_layer_that_is_not_redis_gets_one_group_send_a_ping():
     async def scenario():
         channel = await layer.new_channel()
         await layer.group_add("g", channel)
-        await group_send_many(layer, [("g", ping(1)), ("g", ping(2))])
+        await send_many(layer, [("g", ping(1)), ("g", ping(2))])
         return [await layer.receive(channel) for _ in range(2)]
 
     received = _run(scenario)
     assert [m["n"] for m in received] == [1, 2]
 
 
-def test_the_sender_thread_delivers_a_changes_pings_together(monkeypatch):
-    """The process's sender (games/broadcast.py) hands a change's table and list pings to
-    Redis in one batch; the committing thread is released once they are there."""
-    from channels.layers import channel_layers
-
+def test_a_changes_pings_leave_together_before_the_call_returns(monkeypatch):
+    """games/broadcast.py hands a change's table and list pings to Redis in one batch, from
+    the committing thread: they are in Redis when the call returns."""
     from games import broadcast
 
-    layer = channel_layers.make_backend("default")
-    if not isinstance(layer, RedisChannelLayer):
-        pytest.skip("the test settings' layer is not Redis")
+    layer = _layer()
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
-    monkeypatch.setattr(broadcast, "_current", None)
     batches: list[list[str]] = []
     real = group_send_many
 
-    async def watched(layer, pings):
+    def watched(layer, pings):
         batches.append([group for group, _message in pings])
-        return await real(layer, pings)
+        return real(layer, pings)
 
     monkeypatch.setattr(broadcast, "group_send_many", watched)
-    broadcast.notify_game_changed(41, 7, None, 9, users=[3, 2])
-    deadline = time.monotonic() + 5  # a new sender connects first: the wait may run out
-    while not batches and time.monotonic() < deadline:
-        time.sleep(0.01)
+
+    async def scenario():
+        table_socket, user_socket = await layer.new_channel(), await layer.new_channel()
+        await layer.group_add(broadcast.group_name(41), table_socket)
+        await layer.group_add(broadcast.user_group_name(2), user_socket)
+        notify = sync_to_async(broadcast.notify_game_changed, thread_sensitive=False)
+        await notify(41, 7, None, 9, users=[3, 2])
+        waiting = [
+            await layer.connection(0).zcard(layer.prefix + layer.non_local_name(table_socket))
+        ]
+        found = await _inbox(layer, table_socket), await _inbox(layer, user_socket)
+        await layer.flush()
+        return waiting, found
+
+    waiting, (at_table, for_user) = _run(scenario)
     assert batches == [["game-41", "user-2", "user-3"]]
+    assert waiting == [2]  # both messages were in Redis when the call returned (one key)
+    assert at_table == [{"type": "game.changed", "revision": 7, "seats": None, "version": 9}]
+    assert for_user == [{"type": "user.changed"}]

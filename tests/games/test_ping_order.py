@@ -24,9 +24,9 @@ def test_the_table_ping_leaves_before_the_notices_tasks(started, endpoint, monke
     order: list[str] = []
     real_send, real_send_task = broadcast._send, current_app.send_task
 
-    def send(pings, wait=0):
+    def send(pings):
         order.extend(group.split("-")[0] for group, _message in pings)  # "game" or "user"
-        real_send(pings, wait)
+        real_send(pings)
 
     def send_task(name, *args, **kwargs):
         order.append(name)
