@@ -5,6 +5,8 @@ expiry rules (games/layer_batch.py). Against the real Redis of the test settings
 from __future__ import annotations
 
 import asyncio
+import socket
+import time
 import uuid
 
 import pytest
@@ -222,3 +224,36 @@ def test_a_changes_pings_leave_together_before_the_call_returns(monkeypatch):
     assert waiting == [2]  # both messages were in Redis when the call returned (one key)
     assert at_table == [{"type": "game.changed", "revision": 7, "seats": None, "version": 9}]
     assert for_user == [{"type": "user.changed"}]
+
+
+@pytest.mark.django_db
+def test_a_redis_that_does_not_answer_costs_the_ping_not_the_move(
+    started, monkeypatch, caplog, django_capture_on_commit_callbacks
+):
+    """A Redis that takes the connection and never answers: the move commits, its answer
+    comes back once the ping's socket timeout runs out, and the lost ping is logged."""
+    import random
+
+    from games import broadcast, services
+    from games.models import Game
+    from tests.games.helpers import next_human_move, seat_users
+
+    silent = socket.socket()
+    silent.bind(("127.0.0.1", 0))
+    silent.listen(8)  # accepts into its backlog, never reads or answers
+    port = silent.getsockname()[1]
+    layer = RedisChannelLayer(hosts=[{"address": f"redis://127.0.0.1:{port}/0"}])
+    monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
+    game = started()
+    seat, action = next_human_move(game, random.Random(5))
+    started_at = time.monotonic()
+    try:
+        with django_capture_on_commit_callbacks(execute=True):
+            services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
+    finally:
+        silent.close()
+    took = time.monotonic() - started_at
+    assert Game.objects.get(pk=game.pk).version == game.version + 1
+    assert "broadcast to" in caplog.text and "failed" in caplog.text
+    # the redis-py default would wait for ever; the ping's own timeout is a quarter second
+    assert took < 5, took
