@@ -13,7 +13,7 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from django.http import Http404, HttpRequest
+from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.renderers import JSONRenderer
@@ -42,7 +42,21 @@ class OrjsonRenderer(JSONRenderer):
     know natively falls back to ninja's encoder (the stdlib one's ``default``)."""
 
     def render(self, request: HttpRequest, data: Any, *, response_status: int) -> Any:
-        return orjson.dumps(data, default=NinjaJSONEncoder().default)
+        return orjson.dumps(data, default=_ENCODER.default)
+
+
+_ENCODER = NinjaJSONEncoder()  # what orjson does not know natively (dates, lazy text)
+
+
+def _game_answer(request: HttpRequest, game: Game) -> HttpResponse:
+    """The game as the caller may see it, encoded as it is. ``selectors.game_payload`` builds
+    exactly ``GameOut``; letting ninja validate it again copied every legal action through
+    pydantic on each read and move (tests/games/test_api_schema.py holds the answers to the
+    schema)."""
+    return HttpResponse(
+        orjson.dumps(selectors.game_payload(game, request.auth), default=_ENCODER.default),
+        content_type="application/json; charset=utf-8",
+    )
 
 
 class SessionAuth(APIKeyCookie):
@@ -248,7 +262,7 @@ def start_game(request: HttpRequest, game_id: int) -> Any:
     summary="The game as the caller may see it",
 )
 def get_game(request: HttpRequest, game_id: int) -> Any:
-    return selectors.game_payload(_visible(request, game_id), request.auth)
+    return _game_answer(request, _visible(request, game_id))
 
 
 @api.post(
@@ -265,7 +279,7 @@ def post_action(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
         _visible(request, game_id)  # whoever may not see the table gets 404, not 403
         raise
     # The change read the game and its seats with the lock: the answer needs no other read.
-    return selectors.game_payload(selectors.with_seats(result.game, result.seats), request.auth)
+    return _game_answer(request, selectors.with_seats(result.game, result.seats))
 
 
 @api.get(
