@@ -63,7 +63,8 @@ def main(argv: list[str] | None = None) -> int:
                 if payload["status"] != Game.Status.ACTIVE or payload["legal_actions"]:
                     break
             assert payload is not None
-            if payload["status"] != Game.Status.ACTIVE:
+            if payload["status"] != Game.Status.ACTIVE or not payload["legal_actions"]:
+                # over, or (a live window nobody at this table may answer) stuck: a new table
                 game_id = started_table(users, ENGINE)
                 continue
             action = rng.choice(payload["legal_actions"])
