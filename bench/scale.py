@@ -168,15 +168,17 @@ def fill(args: argparse.Namespace) -> None:
         # Players: ids base .. base + players - 1, all with the same (slow to hash) password.
         from django.contrib.auth.hashers import make_password
 
+        from accounts.models import default_push_kinds
+
         cur.execute(
             """INSERT INTO accounts_user (password, is_superuser, username, first_name,
                  last_name, email, is_staff, is_active, date_joined, display_name, avatar_colour,
                  language, time_zone, email_preference, email_reminders, ban_reason,
-                 vacation_days_used, vacation_year)
+                 vacation_days_used, vacation_year, push_devices, push_kinds)
                SELECT %s, false, 'scale' || n, '', '', 'scale' || n || '@bench.invalid', false,
-                 true, now(), '', '#3366cc', 'en', 'UTC', 'each', true, '', 0, 0
+                 true, now(), '', '#3366cc', 'en', 'UTC', 'each', true, '', 0, 0, 0, %s
                FROM generate_series(0, %s - 1) n""",
-            [make_password(PASSWORD), players],
+            [make_password(PASSWORD), json.dumps(default_push_kinds()), players],
         )
         cur.execute("SELECT min(id) FROM accounts_user WHERE username LIKE 'scale%%'")
         base = cur.fetchone()[0]
@@ -197,7 +199,8 @@ def fill(args: argparse.Namespace) -> None:
               move_seconds, window_seconds, join_policy, allow_spectators, status, seed, state,
               version, revision, seat_versions, seat_revisions, wait_seq, wait_kind, wait_window,
               wait_seat, wait_opened_at, deadline_at, sweep_failures, sweep_after, result,
-              created_by_id, created_at, started_at, finished_at)
+              created_by_id, created_at, started_at, finished_at, learning, spectator_chat,
+              wait_mask)
             SELECT g.g, tpl.engine, 2, '{}', 3, 'daily', 86400, 3600, 'invited', true, g.status,
               hashint8(g.g), CASE WHEN g.status = 'lobby' THEN NULL ELSE s.state END,
               CASE WHEN g.status = 'lobby' THEN 0 ELSE least(g.want, tpl.len) END,
@@ -211,13 +214,16 @@ def fill(args: argparse.Namespace) -> None:
               %(base)s + (g.g * 7919) %% %(players)s, g.created,
               CASE WHEN g.status <> 'lobby' THEN g.created + interval '5 minutes' END,
               CASE WHEN g.status IN ('finished', 'aborted')
-                   THEN g.created + make_interval(hours => (1 + g.g %% 200)::int) END
+                   THEN g.created + make_interval(hours => (1 + g.g %% 200)::int) END,
+              false, 'read',
+              CASE WHEN g.status = 'active' AND s.wait_seat IS NOT NULL
+                   THEN 1 << s.wait_seat ELSE 0 END
             FROM g JOIN tpl ON tpl.t = g.t
             JOIN tpl_step s ON s.t = g.t AND s.seq = least(g.want, tpl.len)"""
         seat_sql = """
             INSERT INTO games_seat (index, is_bot, bot_reason, joined_at, consecutive_timeouts,
-              last_seen_version, game_id, user_id)
-            SELECT s, false, '', g.created_at, 0, 0, g.id,
+              game_id, user_id)
+            SELECT s, false, '', g.created_at, 0, g.id,
               %(base)s + (g.id * 7919 + s * 997) %% %(players)s
             FROM games_game g CROSS JOIN generate_series(0, 2) s
             WHERE g.id BETWEEN %(lo)s AND %(hi)s"""
@@ -232,12 +238,12 @@ def fill(args: argparse.Namespace) -> None:
             WHERE g.id BETWEEN %(lo)s AND %(hi)s"""
         note_sql = """
             INSERT INTO accounts_notification (kind, game_id, text, url, created_at, read_at,
-              email, emailed_at, user_id, wait_seq)
-            SELECT CASE WHEN g.status = 'finished' THEN 'game_finished' ELSE 'your_turn' END,
+              email, emailed_at, user_id, wait_seq, push, email_attempts)
+            SELECT CASE WHEN g.status = 'finished' THEN 'finished' ELSE 'turn' END,
               g.id, 'Your turn in Cockroach Poker Royal #' || g.id || '.',
               '/games/' || g.id || '/', coalesce(g.finished_at, g.created_at),
               CASE WHEN g.status = 'active' THEN NULL ELSE g.created_at + interval '1 day' END,
-              'none', NULL, %(base)s + (g.id * 7919) %% %(players)s, g.wait_seq
+              '', NULL, %(base)s + (g.id * 7919) %% %(players)s, g.wait_seq, '', 0
             FROM games_game g WHERE g.id BETWEEN %(lo)s AND %(hi)s"""
         values = {"ntpl": ntpl, "per_game": per_game, "games": args.games}
         values.update(base=base, players=players)

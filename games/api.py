@@ -49,12 +49,15 @@ _ENCODER = NinjaJSONEncoder()  # what orjson does not know natively (dates, lazy
 
 
 def _game_answer(request: HttpRequest, game: Game) -> HttpResponse:
-    """The game as the caller may see it, encoded as it is. ``selectors.game_payload`` builds
-    exactly ``GameOut``; letting ninja validate it again copied every legal action through
+    """The game as the caller may see it, encoded as it is: letting ninja validate
+    ``selectors.game_payload`` against ``GameOut`` again copied every legal action through
     pydantic on each read and move (tests/games/test_api_schema.py holds the answers to the
-    schema)."""
+    schema). The payload's ``revision`` serves the pages and sockets; the API leaves it out,
+    as ninja's validation did."""
+    body = selectors.game_payload(game, request.auth)
+    del body["revision"]
     return HttpResponse(
-        orjson.dumps(selectors.game_payload(game, request.auth), default=_ENCODER.default),
+        orjson.dumps(body, default=_ENCODER.default),
         content_type="application/json; charset=utf-8",
     )
 

@@ -119,17 +119,19 @@ def _members(layer: Any, groups: list[str], now: float) -> dict[str, list[str]]:
 
 
 def _client(layer: Any, index: int) -> Any:
-    """A thread-safe redis-py client of the layer's host ``index`` (its pool starts afresh in
-    a forked process)."""
-    address = layer.hosts[index]["address"]
-    client = _clients.get(address)
+    """A thread-safe redis-py client of the layer's host ``index``, with the host's options
+    (database, credentials, TLS) as channels-redis passes them to its pool, and the ping's own
+    timeouts (its pool starts afresh in a forked process)."""
+    host = dict(layer.hosts[index])
+    address = host.pop("address")
+    host.update(
+        socket_timeout=SOCKET_TIMEOUT_SECONDS, socket_connect_timeout=SOCKET_TIMEOUT_SECONDS
+    )
+    key = repr((address, sorted(host.items())))
+    client = _clients.get(key)
     if client is None:
         with _clients_lock:
-            client = _clients.get(address)
+            client = _clients.get(key)
             if client is None:
-                client = _clients[address] = redis.Redis.from_url(
-                    address,
-                    socket_timeout=SOCKET_TIMEOUT_SECONDS,
-                    socket_connect_timeout=SOCKET_TIMEOUT_SECONDS,
-                )
+                client = _clients[key] = redis.Redis.from_url(address, **host)
     return client

@@ -14,6 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.services import api_token_create
+from games.api import GameOut
 from games.models import Event, Game, Seat
 from tests.games.helpers import next_human_move, seat_users
 
@@ -66,6 +67,8 @@ def test_a_move_is_six_round_trips(started):
     assert sql[4].startswith("WITH superseded AS (UPDATE accounts_notification")
     assert body["version"] == before["version"] + 1
     assert body["players"] == before["players"]
+    # encoded without ninja's validation: still exactly the documented fields
+    assert set(body) == set(before) == set(GameOut.model_fields)
 
 
 @pytest.mark.django_db
