@@ -4,6 +4,7 @@ Never send the state: each consumer renders what its own user may see."""
 from __future__ import annotations
 
 import logging
+import time
 from collections.abc import Iterable
 from typing import Any
 
@@ -12,6 +13,12 @@ from channels.layers import get_channel_layer
 from games.layer_batch import group_send_many
 
 log = logging.getLogger(__name__)
+
+# After a failed send, this process sends no pings for this long: with Redis stalled, each
+# change would otherwise wait out the ping's timeout (games/layer_batch.py), a move over a
+# socket on Channels' one sync thread. Sockets notice what they missed by their heartbeat.
+PAUSE_AFTER_FAILURE_SECONDS = 2.0
+_paused_until = 0.0  # time.monotonic()
 
 
 def group_name(game_id: int) -> str:
@@ -64,10 +71,14 @@ def notify_chat(game_id: int) -> None:
 def _send(pings: list[tuple[str, dict[str, Any]]]) -> None:
     """Sends the pings from this thread, in one exchange with Redis (games/layer_batch.py):
     after a commit, the table hears of the change before the notices' tasks are queued."""
+    global _paused_until
     layer = get_channel_layer()
     if layer is None or not pings:
         return
+    if time.monotonic() < _paused_until:
+        return  # Redis failed a moment ago: not one more request waits for it
     try:
         group_send_many(layer, pings)
     except Exception:  # a lost ping costs a refresh, never a move
+        _paused_until = time.monotonic() + PAUSE_AFTER_FAILURE_SECONDS
         log.exception("broadcast to %s failed", [group for group, _ in pings])

@@ -231,29 +231,56 @@ def test_a_redis_that_does_not_answer_costs_the_ping_not_the_move(
     started, monkeypatch, caplog, django_capture_on_commit_callbacks
 ):
     """A Redis that takes the connection and never answers: the move commits, its answer
-    comes back once the ping's socket timeout runs out, and the lost ping is logged."""
+    comes back once the ping's socket timeout runs out, and the lost ping is logged; the moves
+    right after it do not wait for Redis again; after the pause, pings are tried again."""
     import random
 
     from games import broadcast, services
     from games.models import Game
     from tests.games.helpers import next_human_move, seat_users
 
+    monkeypatch.setattr(broadcast, "_paused_until", 0.0)  # restored after the test
+    monkeypatch.setattr(broadcast, "PAUSE_AFTER_FAILURE_SECONDS", 1.0)
     silent = socket.socket()
     silent.bind(("127.0.0.1", 0))
     silent.listen(8)  # accepts into its backlog, never reads or answers
-    port = silent.getsockname()[1]
-    layer = RedisChannelLayer(hosts=[{"address": f"redis://127.0.0.1:{port}/0"}])
+    silent.settimeout(0.05)
+    layer = RedisChannelLayer(hosts=[{"address": f"redis://127.0.0.1:{silent.getsockname()[1]}/0"}])
     monkeypatch.setattr(broadcast, "get_channel_layer", lambda: layer)
     game = started()
-    seat, action = next_human_move(game, random.Random(5))
-    started_at = time.monotonic()
-    try:
+    rng = random.Random(5)
+
+    def move() -> float:
+        """One move with its after-commit pings; how long it took."""
+        fresh = Game.objects.get(pk=game.pk)
+        seat, action = next_human_move(fresh, rng)
+        began = time.monotonic()
         with django_capture_on_commit_callbacks(execute=True):
-            services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
+            services.act(seat_users(fresh)[seat], fresh.pk, fresh.version_for(seat), action)
+        assert Game.objects.get(pk=game.pk).version == fresh.version + 1
+        return time.monotonic() - began
+
+    def connections() -> int:
+        """Connection attempts the silent Redis took since the last call."""
+        count = 0
+        while True:
+            try:
+                conn, _ = silent.accept()
+            except TimeoutError:
+                return count
+            conn.close()
+            count += 1
+
+    try:
+        took = move()
+        assert "broadcast to" in caplog.text and "failed" in caplog.text
+        # the redis-py default would wait for ever; the ping's own timeout is a quarter second
+        assert took < 5, took
+        assert connections() >= 1
+        move()  # within the pause: no new attempt
+        assert connections() == 0
+        time.sleep(1.1)
+        move()  # the pause is over: pings are tried again
+        assert connections() >= 1
     finally:
         silent.close()
-    took = time.monotonic() - started_at
-    assert Game.objects.get(pk=game.pk).version == game.version + 1
-    assert "broadcast to" in caplog.text and "failed" in caplog.text
-    # the redis-py default would wait for ever; the ping's own timeout is a quarter second
-    assert took < 5, took
