@@ -1,0 +1,126 @@
+"""What the API's move and read cost in the process that serves them: ``POST
+/api/games/{id}/actions`` and ``GET /api/games/{id}`` through Django's test client, so every
+middleware, the token, ninja and the JSON answer are in (no HTTP server, no network).
+
+Plays three-seat Cockroach Poker Royal tables (all seats human) in the bench database with
+random legal moves, reading the game as each seat in turn until one may move, as the
+``api_moves`` clients do. Prints one JSON line: CPU per POST of the request's own thread
+(``time.thread_time``) and of the whole process (``time.process_time``, taken 10 ms after the
+answer: work the request left to other threads), and CPU per GET, p50 and p95. Figures only;
+see bench/README.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import sys
+import time
+import uuid
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from api_moves import (
+    DEFAULT_DATABASE_URL,
+    DEFAULT_REDIS_URL,
+    UNTHROTTLED,
+    befriend,
+    ensure_database,
+    percentile,
+    setup_django,
+    started_table,
+)
+
+SEATS = 3
+ENGINE = "cockroach-poker-royal"
+SETTLE_SECONDS = 0.01
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=400)
+    parser.add_argument("--warmup", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    args = parser.parse_args(argv)
+    os.environ.update(UNTHROTTLED)
+    ensure_database(args.database_url)
+    setup_django(args)
+    from django.test import Client
+
+    from accounts.models import User
+    from accounts.services import api_token_create
+    from games.models import Game
+
+    tag = uuid.uuid4().hex[:8]
+    users = [
+        User.objects.create_user(username=f"cpu{tag}{i}", email=f"cpu{tag}{i}@bench.invalid")
+        for i in range(SEATS)
+    ]
+    befriend(users)
+    tokens = {user.pk: api_token_create(user, "bench")[1] for user in users}
+    client = Client(REMOTE_ADDR="127.0.0.1", HTTP_HOST="127.0.0.1")
+
+    def call(user: Any, path: str, body: dict | None = None) -> dict:
+        auth = {"HTTP_AUTHORIZATION": f"Bearer {tokens[user.pk]}"}
+        if body is None:
+            response = client.get(path, **auth)
+        else:
+            response = client.post(path, json.dumps(body), "application/json", **auth)
+        if response.status_code != 200:
+            raise RuntimeError(f"{path}: HTTP {response.status_code} {response.content[:200]!r}")
+        return json.loads(response.content)
+
+    rng = random.Random(args.seed)
+    game_id = started_table(users, ENGINE)
+    post_thread: list[float] = []
+    post_process: list[float] = []
+    get_thread: list[float] = []
+    try:
+        while len(post_thread) < args.warmup + args.moves:
+            body: dict = {}
+            for user in users:
+                began = time.thread_time()
+                body = call(user, f"/api/games/{game_id}")
+                get_thread.append(time.thread_time() - began)
+                if body["status"] != Game.Status.ACTIVE or body["legal_actions"]:
+                    break
+            if body["status"] != Game.Status.ACTIVE or not body["legal_actions"]:
+                game_id = started_table(users, ENGINE)
+                continue
+            move = {
+                "version": body["version"],
+                "action": rng.choice(body["legal_actions"]),
+                "key": uuid.uuid4().hex,
+            }
+            thread, process = time.thread_time(), time.process_time()
+            call(user, f"/api/games/{game_id}/actions", move)
+            post_thread.append(time.thread_time() - thread)
+            time.sleep(SETTLE_SECONDS)
+            post_process.append(time.process_time() - process)
+    finally:
+        Game.objects.filter(created_by__in=users).delete()
+        User.objects.filter(pk__in=[u.pk for u in users]).delete()
+    post_thread, post_process = post_thread[args.warmup :], post_process[args.warmup :]
+    get_thread = get_thread[args.warmup :]
+    print(
+        json.dumps(
+            {
+                "moves": len(post_thread),
+                "post_cpu_p50_ms": percentile(post_thread, 50),
+                "post_cpu_p95_ms": percentile(post_thread, 95),
+                "post_process_cpu_p50_ms": percentile(post_process, 50),
+                "get_cpu_p50_ms": percentile(get_thread, 50),
+                "get_cpu_p95_ms": percentile(get_thread, 95),
+            }
+        )
+    )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
