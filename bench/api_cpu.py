@@ -27,8 +27,9 @@ from api_moves import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
     UNTHROTTLED,
-    befriend,
+    delete_players,
     ensure_database,
+    new_friends,
     percentile,
     setup_django,
     started_table,
@@ -52,16 +53,10 @@ def main(argv: list[str] | None = None) -> int:
     setup_django(args)
     from django.test import Client
 
-    from accounts.models import User
     from accounts.services import api_token_create
     from games.models import Game
 
-    tag = uuid.uuid4().hex[:8]
-    users = [
-        User.objects.create_user(username=f"cpu{tag}{i}", email=f"cpu{tag}{i}@bench.invalid")
-        for i in range(SEATS)
-    ]
-    befriend(users)
+    users = new_friends("cpu", SEATS)
     tokens = {user.pk: api_token_create(user, "bench")[1] for user in users}
     client = Client(REMOTE_ADDR="127.0.0.1", HTTP_HOST="127.0.0.1")
 
@@ -103,8 +98,7 @@ def main(argv: list[str] | None = None) -> int:
             time.sleep(SETTLE_SECONDS)
             post_process.append(time.process_time() - process)
     finally:
-        Game.objects.filter(created_by__in=users).delete()
-        User.objects.filter(pk__in=[u.pk for u in users]).delete()
+        delete_players([u.pk for u in users])
     post_thread, post_process = post_thread[args.warmup :], post_process[args.warmup :]
     get_thread = get_thread[args.warmup :]
     print(

@@ -154,6 +154,31 @@ def befriend(players: list[Any]) -> None:
             friendship_create(a, b)
 
 
+def new_friends(prefix: str, count: int) -> list[Any]:
+    """``count`` new players, friends of each other, named ``<prefix><random tag><i>``."""
+    from accounts.models import User
+
+    tag = uuid.uuid4().hex[:8]
+    players = [
+        User.objects.create_user(
+            username=f"{prefix}{tag}{i}", email=f"{prefix}{tag}{i}@bench.invalid"
+        )
+        for i in range(count)
+    ]
+    befriend(players)
+    return players
+
+
+def delete_players(user_ids: list[int]) -> None:
+    """These players, and every table they made or sat at."""
+    from accounts.models import User
+    from games.models import Game
+
+    Game.objects.filter(created_by_id__in=user_ids).delete()
+    Game.objects.filter(seats__user_id__in=user_ids).delete()
+    User.objects.filter(pk__in=user_ids).delete()
+
+
 def started_table(players: list[Any], engine: str) -> int:
     """A started table of ``engine`` with these players (friends of the first, who creates it
     and invites the others; they join); returns its id."""
@@ -205,12 +230,7 @@ def create_fixtures(tag: str, games: int, engine: str) -> Fixtures:
 
 
 def delete_fixtures(fixtures: Fixtures) -> None:
-    from accounts.models import User
-    from games.models import Game
-
-    Game.objects.filter(created_by_id__in=fixtures.user_ids).delete()
-    Game.objects.filter(seats__user_id__in=fixtures.user_ids).delete()
-    User.objects.filter(pk__in=fixtures.user_ids).delete()
+    delete_players(fixtures.user_ids)
 
 
 # --- The server ---------------------------------------------------------------------------

@@ -22,7 +22,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api_moves import (
     DEFAULT_DATABASE_URL,
     DEFAULT_REDIS_URL,
-    befriend,
+    delete_players,
+    new_friends,
     percentile,
     setup_django,
     started_table,
@@ -41,16 +42,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
     args = parser.parse_args(argv)
     setup_django(args)
-    from accounts.models import User
     from games import selectors, services
     from games.models import Game
 
-    tag = uuid.uuid4().hex[:8]
-    users = [
-        User.objects.create_user(username=f"cpu{tag}{i}", email=f"cpu{tag}{i}@bench.invalid")
-        for i in range(SEATS)
-    ]
-    befriend(users)
+    users = new_friends("cpu", SEATS)
     rng = random.Random(args.seed)
     game_id = started_table(users, ENGINE)
     walls: list[float] = []
@@ -73,8 +68,7 @@ def main(argv: list[str] | None = None) -> int:
             walls.append(time.perf_counter() - wall)
             cpus.append(time.process_time() - cpu)
     finally:
-        Game.objects.filter(created_by__in=users).delete()
-        User.objects.filter(pk__in=[u.pk for u in users]).delete()
+        delete_players([u.pk for u in users])
     walls, cpus = walls[args.warmup :], cpus[args.warmup :]
     print(
         json.dumps(
