@@ -12,7 +12,6 @@ see bench/README.md.
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import random
@@ -24,13 +23,12 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api_moves import (
-    DEFAULT_DATABASE_URL,
-    DEFAULT_REDIS_URL,
     UNTHROTTLED,
     delete_players,
     ensure_database,
+    in_process_arguments,
     new_friends,
-    percentile,
+    p50_p95,
     setup_django,
     started_table,
 )
@@ -41,13 +39,7 @@ SETTLE_SECONDS = 0.01
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--moves", type=int, default=400)
-    parser.add_argument("--warmup", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
-    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
-    args = parser.parse_args(argv)
+    args = in_process_arguments(__doc__, argv)
     os.environ.update(UNTHROTTLED)
     ensure_database(args.database_url)
     setup_django(args)
@@ -101,18 +93,8 @@ def main(argv: list[str] | None = None) -> int:
         delete_players([u.pk for u in users])
     post_thread, post_process = post_thread[args.warmup :], post_process[args.warmup :]
     get_thread = get_thread[args.warmup :]
-    print(
-        json.dumps(
-            {
-                "moves": len(post_thread),
-                "post_cpu_p50_ms": percentile(post_thread, 50),
-                "post_cpu_p95_ms": percentile(post_thread, 95),
-                "post_process_cpu_p50_ms": percentile(post_process, 50),
-                "get_cpu_p50_ms": percentile(get_thread, 50),
-                "get_cpu_p95_ms": percentile(get_thread, 95),
-            }
-        )
-    )
+    series = p50_p95(post_cpu=post_thread, post_process_cpu=post_process, get_cpu=get_thread)
+    print(json.dumps({"moves": len(post_thread), **series}))
     return 0
 
 

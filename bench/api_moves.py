@@ -650,6 +650,26 @@ def run_phase(
     return window, used
 
 
+def in_process_arguments(doc: str, argv: list[str] | None) -> argparse.Namespace:
+    """The arguments of the in-process benches (move_cpu, api_cpu)."""
+    parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
+    parser.add_argument("--moves", type=int, default=400)
+    parser.add_argument("--warmup", type=int, default=30)
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
+    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    return parser.parse_args(argv)
+
+
+def p50_p95(**series: list[float]) -> dict[str, float | None]:
+    """``<name>_p50_ms`` and ``<name>_p95_ms`` of each series (seconds)."""
+    return {
+        f"{name}_p{q}_ms": percentile(values, q)
+        for name, values in series.items()
+        for q in (50, 95)
+    }
+
+
 def percentile(values: list[float], q: float) -> float | None:
     """Nearest-rank percentile, in milliseconds."""
     if not values:

@@ -10,7 +10,6 @@ p50 and p95. Figures only; see bench/README.md.
 
 from __future__ import annotations
 
-import argparse
 import json
 import random
 import sys
@@ -20,11 +19,10 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api_moves import (
-    DEFAULT_DATABASE_URL,
-    DEFAULT_REDIS_URL,
     delete_players,
+    in_process_arguments,
     new_friends,
-    percentile,
+    p50_p95,
     setup_django,
     started_table,
 )
@@ -34,13 +32,7 @@ ENGINE = "cockroach-poker-royal"
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--moves", type=int, default=400)
-    parser.add_argument("--warmup", type=int, default=30)
-    parser.add_argument("--seed", type=int, default=1)
-    parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
-    parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
-    args = parser.parse_args(argv)
+    args = in_process_arguments(__doc__, argv)
     setup_django(args)
     from games import selectors, services
     from games.models import Game
@@ -70,17 +62,7 @@ def main(argv: list[str] | None = None) -> int:
     finally:
         delete_players([u.pk for u in users])
     walls, cpus = walls[args.warmup :], cpus[args.warmup :]
-    print(
-        json.dumps(
-            {
-                "moves": len(walls),
-                "wall_p50_ms": percentile(walls, 50),
-                "wall_p95_ms": percentile(walls, 95),
-                "cpu_p50_ms": percentile(cpus, 50),
-                "cpu_p95_ms": percentile(cpus, 95),
-            }
-        )
-    )
+    print(json.dumps({"moves": len(walls), **p50_p95(wall=walls, cpu=cpus)}))
     return 0
 
 
