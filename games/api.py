@@ -51,7 +51,7 @@ _ENCODER = NinjaJSONEncoder()  # what orjson does not know natively (dates, lazy
 def _game_answer(request: HttpRequest, game: Game) -> HttpResponse:
     """The game as the caller may see it, encoded as it is: letting ninja validate
     ``selectors.game_payload`` against ``GameOut`` again copied every legal action through
-    pydantic on each read and move (tests/games/test_api_schema.py holds the answers to the
+    pydantic on every game answer (tests/games/test_api_schema.py holds the answers to the
     schema). The payload's ``revision`` serves the pages and sockets; the API leaves it out,
     as ninja's validation did."""
     body = selectors.game_payload(game, request.auth)
@@ -223,7 +223,7 @@ def create_game(request: HttpRequest, body: CreateIn) -> Any:
 def join_game(request: HttpRequest, game_id: int) -> Any:
     _visible(request, game_id)
     services.game_join(request.auth, game_id)
-    return selectors.game_payload(_visible(request, game_id), request.auth)
+    return _game_answer(request, _visible(request, game_id))
 
 
 @api.post(
@@ -234,7 +234,7 @@ def join_game(request: HttpRequest, game_id: int) -> Any:
 def invite_more(request: HttpRequest, game_id: int, body: InviteIn) -> Any:
     _visible(request, game_id)
     services.game_invite(request.auth, game_id, body.invite)
-    return selectors.game_payload(_visible(request, game_id), request.auth)
+    return _game_answer(request, _visible(request, game_id))
 
 
 @api.post(
@@ -256,7 +256,7 @@ def leave_game(request: HttpRequest, game_id: int) -> Any:
 def start_game(request: HttpRequest, game_id: int) -> Any:
     _visible(request, game_id)
     services.game_start(request.auth, game_id)
-    return selectors.game_payload(_visible(request, game_id), request.auth)
+    return _game_answer(request, _visible(request, game_id))
 
 
 @api.get(
