@@ -198,7 +198,6 @@ def create_fixtures(tag: str, games: int, engine: str) -> Fixtures:
     from accounts.models import User
     from accounts.services import api_token_create
     from games.engines import registry
-    from games.models import Game
 
     if engine not in registry.ENGINES:
         raise SystemExit(f"unknown engine {engine!r}; one of {sorted(registry.ENGINES)}")
@@ -216,17 +215,23 @@ def create_fixtures(tag: str, games: int, engine: str) -> Fixtures:
         game_id = started_table(players, engine)
         tokens = [api_token_create(user, "bench")[1] for user in players]
         tables.append(Table(game_id, [u.username for u in players], tokens))
-        floor = Game.objects.create(
-            engine=engine,
-            seats_count=SEATS,
-            move_seconds=86400,
-            window_seconds=3600,
-            status=Game.Status.ABORTED,
-            seed=0,
-            created_by=players[0],
-        )
-        floor_game_ids.append(floor.pk)
+        floor_game_ids.append(floor_game(engine, players[0]))
     return Fixtures(user_ids, tables, floor_game_ids)
+
+
+def floor_game(engine: str, creator: Any) -> int:
+    """An aborted game row for the floor endpoint (games/bench.py) to lock, step and log on."""
+    from games.models import Game
+
+    return Game.objects.create(
+        engine=engine,
+        seats_count=SEATS,
+        move_seconds=86400,
+        window_seconds=3600,
+        status=Game.Status.ABORTED,
+        seed=0,
+        created_by=creator,
+    ).pk
 
 
 def delete_fixtures(fixtures: Fixtures) -> None:

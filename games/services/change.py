@@ -29,7 +29,7 @@ from celery import current_app
 from django.db import transaction
 from django.utils import timezone
 
-from games import broadcast, clock, table_read
+from games import broadcast, clock, table_read, table_write
 from games.engines import registry
 from games.engines.core import Action, Engine, State, Waiting
 from games.errors import GameNotFound, StaleVersion
@@ -286,8 +286,6 @@ class GameChange:
         game = self.game
         if not self._events and not self._visible:
             return  # nothing happened: no write, no ping
-        if self._events:
-            Event.objects.bulk_create(self._events)
         observers = self._observers()
         self._advance_marks(observers)
         game.state = self.state
@@ -312,33 +310,10 @@ class GameChange:
             if game.status == Game.Status.ACTIVE and self.waiting is not None
             else 0
         )
-        updated = Game.objects.filter(
-            pk=game.pk, revision=self._locked_revision, version=self._locked_version
-        ).update(
-            state=game.state,
-            version=game.version,
-            revision=game.revision,
-            seat_versions=game.seat_versions,
-            seat_revisions=game.seat_revisions,
-            status=game.status,
-            result=game.result,
-            started_at=game.started_at,
-            finished_at=game.finished_at,
-            seed=game.seed,
-            deadline_at=game.deadline_at,
-            remind_at=game.remind_at,
-            wait_mask=game.wait_mask,
-            wait_seq=game.wait_seq,
-            wait_kind=game.wait_kind,
-            wait_window=game.wait_window,
-            wait_seat=game.wait_seat,
-            wait_opened_at=game.wait_opened_at,
-            sweep_failures=game.sweep_failures,
-            sweep_after=game.sweep_after,
-            live_since=game.live_since,
-            live_offer=game.live_offer,
-        )
-        if updated != 1:
+        # the events and the game's row, in one round trip
+        if not table_write.write_change(
+            game, self._events, self._locked_revision, self._locked_version
+        ):
             raise StaleVersion(game.version)
         # The pings first: after commit, on_commit callbacks run in order, and the notices'
         # push tasks below would otherwise be queued before the table hears of it.
