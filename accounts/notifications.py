@@ -24,6 +24,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import EmailPreference, Notification, User, online_key
+from config.statements import Statement, run_together
 
 log = logging.getLogger(__name__)
 
@@ -83,15 +84,43 @@ class Notice:
     wait_seq: int | None = None
 
 
-def notify_all(notices: list[Notice], supersede: tuple[int, Iterable[str]] | None = None) -> None:
-    """Stores several notifications in one statement (a move tells its table at once).
+@dataclass
+class NoticeBatch:
+    """Notifications ready to be stored: ``statements`` (run together, in order, the last
+    one answering the new rows' ids), then ``stored`` with those ids. A change runs them with
+    its own writes, in the same round trip (games/table_write.py)."""
+
+    statements: list[Statement]
+    notes: list[Notification]
+
+    def stored(self, ids: list[int]) -> None:
+        for note, pk in zip(self.notes, ids, strict=True):
+            note.pk = note.id = pk
+            note._state.adding, note._state.db = False, connection.alias
+        pushes = [n.pk for n in self.notes if n.push == Notification.Push.PENDING]
+        if pushes:
+            transaction.on_commit(lambda: _queue_push(pushes))
+
+
+_NOTE_FIELDS = ("user", "kind", "text", "url", "game_id", "wait_seq", "created_at", "email", "push")
+_NOTE_FIELDS += ("read_at", "emailed_at", "email_attempts")
+
+
+def _prepared(name: str, value: Any) -> Any:
+    """The value as the ORM would send it (SQLite keeps datetimes as UTC text, for one)."""
+    return Notification._meta.get_field(name).get_db_prep_save(value, connection)
+
+
+def notice_batch(
+    notices: list[Notice], supersede: tuple[int, Iterable[str]] | None = None
+) -> NoticeBatch | None:
+    """Several notifications as one batch (a move tells its table at once); None for none.
 
     ``supersede`` = (game id, kinds): each recipient's older unread notifications of those
-    kinds about that game are marked read by the same statement (the bell shows one notice
-    per game's wait). On PostgreSQL that is one round trip: an ``UPDATE`` in a ``WITH`` next
-    to the ``INSERT``; both see the same snapshot, so the new rows are not marked read."""
+    kinds about that game are marked read first (the bell shows one notice per game's wait):
+    the ``INSERT`` runs after that ``UPDATE`` has ended, so the new rows are not marked."""
     if not notices:
-        return
+        return None
     now = timezone.now()
     notes = [
         Notification(
@@ -104,51 +133,51 @@ def notify_all(notices: list[Notice], supersede: tuple[int, Iterable[str]] | Non
             created_at=now,
             email=Notification.Email.PENDING if n.kind in EMAIL_KINDS else Notification.Email.NONE,
             push=_push_state(n.user, n.kind),
+            read_at=None,
+            emailed_at=None,
+            email_attempts=0,
         )
         for n in notices
     ]
-    if supersede is not None and connection.vendor == "postgresql":
+    quote = connection.ops.quote_name
+    table = quote(Notification._meta.db_table)
+    statements: list[Statement] = []
+    if supersede is not None:
         game_id, kinds = supersede
-        table = Notification._meta.db_table
-        columns = (
-            "user_id",
-            "kind",
-            "text",
-            "url",
-            "game_id",
-            "wait_seq",
-            "created_at",
-            "email",
-            "push",
-        )
-        rows = ", ".join(["(" + ", ".join(["%s"] * len(columns)) + ", NULL, NULL, 0)"] * len(notes))
-        params: list[Any] = [now, [n.user_id for n in notes], game_id, list(kinds)]
-        for note in notes:
-            params.extend(getattr(note, column) for column in columns)
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"WITH superseded AS (UPDATE {table} SET read_at = %s"
-                " WHERE user_id = ANY(%s) AND game_id = %s AND kind = ANY(%s)"
-                " AND read_at IS NULL)"
-                f" INSERT INTO {table} ({', '.join(columns)}, read_at, emailed_at, email_attempts)"
-                f" VALUES {rows} RETURNING id",
-                params,
+        users, kinds = sorted({n.user_id for n in notes}), list(kinds)
+        statements.append(
+            (
+                f"UPDATE {table} SET read_at = %s WHERE user_id IN ({_marks(users)})"
+                f" AND game_id = %s AND kind IN ({_marks(kinds)}) AND read_at IS NULL",
+                [_prepared("read_at", now), *users, game_id, *kinds],
             )
-            for note, (pk,) in zip(notes, cursor.fetchall(), strict=True):
-                note.pk = note.id = pk
-    else:
-        if supersede is not None:
-            game_id, kinds = supersede
-            Notification.objects.filter(
-                user_id__in=[n.user_id for n in notes],
-                game_id=game_id,
-                kind__in=list(kinds),
-                read_at__isnull=True,
-            ).update(read_at=now)
-        Notification.objects.bulk_create(notes)
-    pushes = [n.pk for n in notes if n.push == Notification.Push.PENDING]
-    if pushes:
-        transaction.on_commit(lambda: _queue_push(pushes))
+        )
+    fields = [Notification._meta.get_field(name) for name in _NOTE_FIELDS]
+    row = f"({_marks(fields)})"
+    statements.append(
+        (
+            f"INSERT INTO {table} ({', '.join(quote(f.column) for f in fields)})"
+            f" VALUES {', '.join([row] * len(notes))} RETURNING {quote('id')}",
+            [
+                field.get_db_prep_save(getattr(note, field.attname), connection)
+                for note in notes
+                for field in fields
+            ],
+        )
+    )
+    return NoticeBatch(statements, notes)
+
+
+def _marks(values: Iterable[Any]) -> str:
+    return ", ".join("%s" for _ in values)
+
+
+def notify_all(notices: list[Notice], supersede: tuple[int, Iterable[str]] | None = None) -> None:
+    """Stores a ``notice_batch`` now: on PostgreSQL in one round trip."""
+    batch = notice_batch(notices, supersede)
+    if batch is not None:
+        rows, _count = run_together(batch.statements)[-1]
+        batch.stored([pk for (pk,) in rows or []])
 
 
 def prune(now: Any = None) -> int:

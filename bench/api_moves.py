@@ -78,6 +78,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL, help="'' for no Redis")
     parser.add_argument("--seed", type=int, default=None, help="seed for the clients' choices")
     parser.add_argument("--keep", action="store_true", help="keep the players and games made")
+    parser.add_argument(
+        "--spares",
+        type=int,
+        default=16,
+        help="started tables made per client before the moves phase, played when its game ends "
+        "(with none left, a client makes one through the API inside the phase)",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.games <= MAX_GAMES:
         parser.error(f"--games must be between 1 and {MAX_GAMES}")
@@ -137,6 +144,8 @@ class Table:
     game_id: int
     usernames: list[str]  # the creator first
     tokens: list[str]  # same order as usernames
+    # started tables of the same players, made before the phase: (game id, token of each seat)
+    spares: list[tuple[int, dict[int, str]]] = field(default_factory=list)
 
 
 @dataclass
@@ -194,7 +203,18 @@ def started_table(players: list[Any], engine: str) -> int:
     return game.pk
 
 
-def create_fixtures(tag: str, games: int, engine: str) -> Fixtures:
+def seat_tokens(game_id: int, players: list[Any], tokens: list[str]) -> dict[int, str]:
+    """Which of these players' tokens sits at each seat of the game."""
+    from games.models import Seat
+
+    token_of = {user.pk: token for user, token in zip(players, tokens, strict=True)}
+    return {
+        index: token_of[user_id]
+        for index, user_id in Seat.objects.filter(game_id=game_id).values_list("index", "user_id")
+    }
+
+
+def create_fixtures(tag: str, games: int, engine: str, spares: int = 0) -> Fixtures:
     from accounts.models import User
     from accounts.services import api_token_create
     from games.engines import registry
@@ -214,7 +234,11 @@ def create_fixtures(tag: str, games: int, engine: str) -> Fixtures:
         befriend(players)
         game_id = started_table(players, engine)
         tokens = [api_token_create(user, "bench")[1] for user in players]
-        tables.append(Table(game_id, [u.username for u in players], tokens))
+        table = Table(game_id, [u.username for u in players], tokens)
+        for _ in range(spares):
+            spare = started_table(players, engine)
+            table.spares.append((spare, seat_tokens(spare, players, tokens)))
+        tables.append(table)
         floor_game_ids.append(floor_game(engine, players[0]))
     return Fixtures(user_ids, tables, floor_game_ids)
 
@@ -415,6 +439,7 @@ class Tally:
     read_errors: int = 0
     games_finished: int = 0
     games_made: int = 0
+    spares_used: int = 0
     stuck: int = 0
     notes: list[str] = field(default_factory=list)
 
@@ -499,12 +524,24 @@ class Player:
         self.body, self.body_seat = body, seat
         return body
 
+    def next_table(self, window: Window) -> None:
+        """A spare table if one is left (its first read is one of the phase's reads, as the
+        reads between moves), else a new one made through the API."""
+        if not self.table.spares:
+            self.new_game()
+            return
+        self.table.game_id, seats = self.table.spares.pop(0)
+        self.token_of_seat = dict(seats)
+        self.tally.spares_used += 1
+        self.body = self.body_seat = None
+        self._read(min(seats), window)
+
     def step(self, window: Window) -> None:
         body = self.body
         if body is None or body["status"] != "active":
             if body is not None and body["status"] == "finished":
                 self.tally.games_finished += 1
-            self.new_game()
+            self.next_table(window)
             return
         shown = list((body.get("waiting_for") or {}).get("seats") or [])
         order = shown + [s for s in sorted(self.token_of_seat) if s not in shown]
@@ -709,6 +746,7 @@ def summary(
             read_errors=sum(c.tally.read_errors for c in clients),
             games_finished=sum(c.tally.games_finished for c in clients),
             games_made=sum(c.tally.games_made for c in clients),
+            spares_used=sum(c.tally.spares_used for c in clients),
             stuck=sum(c.tally.stuck for c in clients),
         )
     if cpu and latencies:
@@ -758,7 +796,7 @@ def main(argv: list[str] | None = None) -> int:
     setup_django(args)
     tag = uuid.uuid4().hex[:8]
     rng = random.Random(args.seed)
-    fixtures = create_fixtures(tag, args.games, args.engine)
+    fixtures = create_fixtures(tag, args.games, args.engine, args.spares)
     proc = None
     with tempfile.TemporaryDirectory(prefix="fibbers-bench-") as tmp:
         log_path = Path(tmp) / "server.log"

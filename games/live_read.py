@@ -20,6 +20,7 @@ from typing import Any
 import psycopg
 from django.db import connection
 
+from config.statements import joined
 from games import selectors, table_read
 from games.models import Game
 
@@ -66,7 +67,7 @@ class LoopReader:
             current = await self._connect()
             try:
                 async with current.cursor() as cursor:
-                    await cursor.execute(*table_read.joined(table_read.read_statements(game_id)))
+                    await cursor.execute(*joined(table_read.read_statements(game_id)))
                     game_rows = await cursor.fetchall()
                     cursor.nextset()
                     seat_rows = await cursor.fetchall()

@@ -19,6 +19,7 @@ from django.db import connection
 from django.db.models import Field, Model
 
 from accounts.models import User
+from config.statements import run_together
 from games.models import Event, Game, Seat
 
 Converter = Callable[[Any, Any, Any], Any]
@@ -62,28 +63,9 @@ def read_statements(game_id: int) -> Statements:
     return [(game, [game_id]), (seats, [game_id])]
 
 
-def joined(statements: Statements) -> tuple[str, list[Any]]:
-    """The statements as one simple query: psycopg's client-side binding sends them in one
-    round trip, each result following the one before with ``nextset``. In READ COMMITTED each
-    statement still takes its own snapshot, after the one before it ended."""
-    return "; ".join(sql for sql, _ in statements), [p for _, params in statements for p in params]
-
-
 def _execute(statements: Statements) -> list[Rows]:
     """Each statement's rows; on PostgreSQL all in one round trip."""
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(*joined(statements))
-            results = [cursor.fetchall()]
-            while len(results) < len(statements):
-                cursor.nextset()
-                results.append(cursor.fetchall())
-            return results
-        results = []
-        for sql, params in statements:
-            cursor.execute(sql, params)
-            results.append(cursor.fetchall())
-        return results
+    return [rows or [] for rows, _count in run_together(statements)]
 
 
 @cache

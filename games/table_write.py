@@ -1,22 +1,24 @@
-"""A change's writes, its new events and the game's row, in one round trip, without the ORM's
-per-call compiling.
+"""A change's writes, its new events and the game's row (and the notices it sends), in one
+round trip, without the ORM's per-call compiling.
 
 Every move ends with these two statements. Through the ORM (``bulk_create`` and
 ``QuerySet.update`` of 22 columns) they cost ~1 ms of Python a move on this machine, most of
 it building the same SQL again each time; here the SQL is built once per database vendor
 from the models' metadata and only the values are prepared per call, with the fields' own
-``pre_save`` and ``get_db_prep_save``, as the ORM's compilers do. On PostgreSQL both
-statements go in one round trip (client-side binding, as games/table_read.py reads).
+``pre_save`` and ``get_db_prep_save``, as the ORM's compilers do. On PostgreSQL the
+statements go in one round trip (config/statements.py, as games/table_read.py reads).
 tests/games/test_table_write.py compares the rows written with what the ORM writes.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
 from django.db import connection
 
+from config.statements import Result, Statement, run_together
 from games.models import Event, Game
 
 # What a change may alter in the game's row: everything else is fixed once the table exists.
@@ -89,30 +91,28 @@ def _game_values(game: Game) -> list[Any]:
     ]
 
 
-def write_change(game: Game, events: list[Event], revision: int, version: int) -> bool:
-    """Inserts ``events`` (setting their ids) and writes the game's changed columns where its
-    row still has the ``revision`` and ``version`` it was locked with; False when no row did
-    (the caller's transaction must then roll back, events included)."""
-    statements: list[tuple[str, list[Any]]] = []
+def write_change(
+    game: Game,
+    events: list[Event],
+    revision: int,
+    version: int,
+    then: Sequence[Statement] = (),
+) -> list[Result] | None:
+    """Inserts ``events`` (setting their ids), writes the game's changed columns where its row
+    still has the ``revision`` and ``version`` it was locked with, then runs ``then``'s
+    statements, all in one round trip. Returns ``then``'s results; None when the game's row
+    was not written (the caller's transaction must roll back, events included)."""
+    statements: list[Statement] = []
     if events:
         statements.append((_insert_events(connection.vendor, len(events)), _event_values(events)))
     statements.append(
         (_update_game(connection.vendor), [*_game_values(game), game.pk, revision, version])
     )
-    with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute(
-                "; ".join(sql for sql, _ in statements),
-                [value for _, values in statements for value in values],
-            )
-        else:  # SQLite runs one statement per call
-            cursor.execute(*statements[0])
-        if events:
-            for event, (pk,) in zip(events, cursor.fetchall(), strict=True):
-                event.pk = pk
-                event._state.adding, event._state.db = False, connection.alias
-            if connection.vendor == "postgresql":
-                cursor.nextset()
-            else:
-                cursor.execute(*statements[1])
-        return cursor.rowcount == 1
+    results = run_together([*statements, *then])
+    if events:
+        rows, _count = results.pop(0)
+        for event, (pk,) in zip(events, rows or [], strict=True):
+            event.pk = pk
+            event._state.adding, event._state.db = False, connection.alias
+    _rows, updated = results.pop(0)
+    return results if updated == 1 else None

@@ -310,10 +310,25 @@ class GameChange:
             if game.status == Game.Status.ACTIVE and self.waiting is not None
             else 0
         )
-        # the events and the game's row, in one round trip
-        if not table_write.write_change(
-            game, self._events, self._locked_revision, self._locked_version
+        notices = None
+        if (
+            not finished_now
+            and self.wait_opened
+            and game.status == Game.Status.ACTIVE
+            and self.waiting
         ):
+            notices = notify.wait_opened(
+                game, self.engine, self.state, self.waiting, self.seats, self.movers
+            )
+        # the events, the game's row and the notices of the wait it opened: one round trip
+        written = table_write.write_change(
+            game,
+            self._events,
+            self._locked_revision,
+            self._locked_version,
+            then=notices.statements if notices else [],
+        )
+        if written is None:
             raise StaleVersion(game.version)
         # The pings first: after commit, on_commit callbacks run in order, and the notices'
         # push tasks below would otherwise be queued before the table hears of it.
@@ -326,8 +341,9 @@ class GameChange:
         if finished_now:
             records.record_finished(game, self.seats)
             notify.game_finished(game, self.engine, self.seats)
-        elif self.wait_opened and game.status == Game.Status.ACTIVE and self.waiting:
-            notify.wait_opened(game, self.engine, self.state, self.waiting, self.seats, self.movers)
+        elif notices:
+            rows, _count = written[-1]
+            notices.stored([pk for (pk,) in rows or []])
         for effect in self._after_commit:
             transaction.on_commit(effect)
 

@@ -18,7 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from accounts.models import Notification, User
-from accounts.notifications import Notice, notify, notify_all
+from accounts.notifications import Notice, NoticeBatch, notice_batch, notify, notify_all
 from games.engines import registry
 from games.engines.core import Engine, State, Waiting
 from games.errors import GameError, NotActive, NotAllowed
@@ -79,10 +79,11 @@ def wait_opened(
     waiting: Waiting,
     seats: list[Seat],
     movers: set[int],
-) -> None:
+) -> NoticeBatch | None:
     """One notice per asked seat when a wait opens, never again inside it: answers to a
     window change nothing anyone else receives. A player who moved in this very change is
-    looking at the table and is not told."""
+    looking at the table and is not told. The notices are not stored yet: the change runs
+    the batch with its own writes, in their round trip."""
     humans = _humans(seats)
     notices: list[Notice] = []
     for index in waiting.seats:
@@ -106,8 +107,8 @@ def wait_opened(
                 wait_seq=game.wait_seq,
             )
         )
-    # one statement for the whole table, older wait notices included (see _notify_wait)
-    notify_all(notices, supersede=(game.pk, WAIT_KINDS))
+    # one batch for the whole table, older wait notices included (see _notify_wait)
+    return notice_batch(notices, supersede=(game.pk, WAIT_KINDS))
 
 
 def _notify_wait(user: User, kind: str, text: str, game: Game) -> None:

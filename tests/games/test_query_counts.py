@@ -49,23 +49,24 @@ def _counted_move(game: Game, seat: int, action: dict) -> tuple[dict, dict, list
 
 
 @pytest.mark.django_db
-def test_a_move_is_five_round_trips(started):
+def test_a_move_is_four_round_trips(started):
     game = started()
     seat, action = next_human_move(game, random.Random(3))
     before, body, sql = _counted_move(game, seat, action)
-    # BEGIN; the game locked with its seats, players and the key check; the event and the
-    # game's row; the notices (older ones marked read in the same statement); COMMIT. The
-    # mover's seat row is not written: nothing of it changed.
-    assert len(sql) == 5, "\n".join(sql)
+    # BEGIN; the game locked with its seats, players and the key check; the writes; COMMIT.
+    # The mover's seat row is not written: nothing of it changed.
+    assert len(sql) == 4, "\n".join(sql)
     assert sql[0].startswith("SAVEPOINT") and sql[-1].startswith("RELEASE SAVEPOINT")
     # the game row locked first; the seats and the key check start once the lock is held
     locked, seats, key_check = sql[1].split("; ")
     assert locked.endswith("FOR NO KEY UPDATE") and '"games_game"' in locked
     assert '"games_seat"' in seats and '"games_event"' in key_check
-    event, game_row = sql[2].split("; ")
+    # the event, the game's row, the older wait notices marked read, the new turn notice
+    event, game_row, superseded, notice = sql[2].split("; ")
     assert event.startswith('INSERT INTO "games_event"')
     assert game_row.startswith('UPDATE "games_game"')
-    assert sql[3].startswith("WITH superseded AS (UPDATE accounts_notification")
+    assert superseded.startswith('UPDATE "accounts_notification" SET read_at')
+    assert notice.startswith('INSERT INTO "accounts_notification"')
     assert body["version"] == before["version"] + 1
     assert body["players"] == before["players"]
     # encoded without ninja's validation: still exactly the documented fields
@@ -78,7 +79,7 @@ def test_a_move_after_a_missed_deadline_also_clears_the_seats_count(started):
     seat, action = next_human_move(game, random.Random(3))
     Seat.objects.filter(game=game, index=seat).update(consecutive_timeouts=2)
     _before, _body, sql = _counted_move(game, seat, action)
-    assert len(sql) == 6, "\n".join(sql)  # the five above and the seat's row
+    assert len(sql) == 5, "\n".join(sql)  # the four above and the seat's row
     assert sql[2].startswith('UPDATE "games_seat"')
     assert Seat.objects.get(game=game, index=seat).consecutive_timeouts == 0
 

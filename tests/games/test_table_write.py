@@ -1,7 +1,8 @@
 """A change's writes (games/table_write.py) store exactly what the ORM would: every written
 column of the game as the instance holds it (a JSON field's None as SQL NULL, as the ORM
 does), each event with all its fields and its id set; a row no longer at the locked
-revision and version is not written."""
+revision and version is not written; statements to run after the writes go in the same round
+trip and answer their rows."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from games.models import Event, Game
@@ -87,7 +89,7 @@ def test_the_game_and_its_events_are_stored_as_the_orm_would_store_them(started)
     game = Game.objects.get(pk=started().pk)
     revision, version = game.revision, game.version
     game, events = moved(game)
-    assert write_change(game, events, revision, version)
+    assert write_change(game, events, revision, version) == []
     stored = Game.objects.get(pk=game.pk)
     assert fields(stored, GAME_WRITTEN) == fields(game, GAME_WRITTEN)
     with connection.cursor() as cursor:  # None in a JSON field is SQL NULL, as the ORM writes
@@ -108,7 +110,7 @@ def test_a_game_without_events_is_written_alone(started):
     game = Game.objects.get(pk=started().pk)
     revision, version = game.revision, game.version
     game.revision += 1
-    assert write_change(game, [], revision, version)
+    assert write_change(game, [], revision, version) == []
     assert Game.objects.get(pk=game.pk).revision == revision + 1
 
 
@@ -126,6 +128,21 @@ def test_a_row_past_the_locked_revision_or_version_is_not_written(started, stale
             version + (stale == "version"),
         )
         transaction.set_rollback(True)  # what a change does on False (StaleVersion)
-    assert written is False
+    assert written is None
     assert fields(Game.objects.get(pk=game.pk), GAME_WRITTEN) == before
     assert not Event.objects.filter(game=game, seq__gt=version).exists()
+
+
+def test_statements_after_the_writes_go_in_the_same_round_trip_and_see_them(started):
+    game = Game.objects.get(pk=started().pk)
+    revision, version = game.revision, game.version
+    game, events = moved(game)
+    after = [
+        ("SELECT version FROM games_game WHERE id = %s", [game.pk]),
+        ("SELECT count(*) FROM games_event WHERE game_id = %s AND seq > %s", [game.pk, version]),
+    ]
+    with CaptureQueriesContext(connection) as queries:
+        results = write_change(game, events, revision, version, then=after)
+    expected_trips = 1 if connection.vendor == "postgresql" else 4
+    assert len(queries) == expected_trips
+    assert results == [([(version + 2,)], 1), ([(2,)], 1)]

@@ -1,0 +1,44 @@
+"""Several SQL statements in one round trip.
+
+With client-side binding (Django's default for psycopg) statements joined by ``;`` travel as
+one simple query, and each result follows the one before it (``nextset``). In READ COMMITTED
+each statement still takes its own snapshot once the one before it has ended, so a statement
+sees what the ones before it wrote and the rows they locked. SQLite runs one statement per
+call: there they go one by one, with the same results.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db import connection
+
+Statement = tuple[str, list[Any]]
+Result = tuple[list[tuple[Any, ...]] | None, int]  # (rows, or None without a result set; count)
+
+
+def joined(statements: list[Statement]) -> Statement:
+    """The statements as one simple query (PostgreSQL): what ``run_together`` sends."""
+    return "; ".join(sql for sql, _ in statements), [p for _, params in statements for p in params]
+
+
+def run_together(statements: list[Statement]) -> list[Result]:
+    """Each statement's rows (None for one that returns none) and row count, in order."""
+    results: list[Result] = []
+    with connection.cursor() as cursor:
+        if connection.vendor == "postgresql":
+            cursor.execute(*joined(statements))
+            results.append(_result(cursor))
+            while len(results) < len(statements):
+                cursor.nextset()
+                results.append(_result(cursor))
+            return results
+        for sql, params in statements:
+            cursor.execute(sql, params)
+            results.append(_result(cursor))
+    return results
+
+
+def _result(cursor: Any) -> Result:
+    rows = cursor.fetchall() if cursor.description is not None else None
+    return rows, cursor.rowcount
