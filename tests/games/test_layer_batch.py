@@ -140,9 +140,10 @@ def test_a_member_past_the_group_expiry_is_dropped():
     assert inbox == [] and members == []
 
 
-def test_a_batch_is_two_exchanges_with_redis_where_one_by_one_takes_four_each(monkeypatch):
-    batch_sends: list[int] = []  # the batch's client (redis-py, sync)
-    loop_sends: list[int] = []  # channels-redis's own (redis-py asyncio)
+def _count_exchanges(monkeypatch) -> tuple[list[int], list[int]]:
+    """(the batch's sends: redis-py, sync; channels-redis's own: redis-py asyncio)"""
+    batch_sends: list[int] = []
+    loop_sends: list[int] = []
     real_sync, real_async = SyncConnection.send_packed_command, AsyncConnection.send_packed_command
 
     def counting_sync(self, command, check_health=True):
@@ -155,6 +156,11 @@ def test_a_batch_is_two_exchanges_with_redis_where_one_by_one_takes_four_each(mo
 
     monkeypatch.setattr(SyncConnection, "send_packed_command", counting_sync)
     monkeypatch.setattr(AsyncConnection, "send_packed_command", counting_async)
+    return batch_sends, loop_sends
+
+
+def test_a_batch_is_two_exchanges_with_redis_where_one_by_one_takes_four_each(monkeypatch):
+    batch_sends, loop_sends = _count_exchanges(monkeypatch)
     pings = [(f"g{i}", ping(i)) for i in range(4)]
 
     async def scenario():
@@ -175,6 +181,28 @@ def test_a_batch_is_two_exchanges_with_redis_where_one_by_one_takes_four_each(mo
     batched, one_by_one = _run(scenario)
     assert batched == 2
     assert one_by_one == 4 * 4
+
+
+def test_a_batch_to_groups_nobody_listens_to_is_one_exchange(monkeypatch):
+    batch_sends, _loop_sends = _count_exchanges(monkeypatch)
+    pings = [(f"g{i}", ping(i)) for i in range(4)]
+
+    async def scenario():
+        layer = _layer()
+        listener = await layer.new_channel()
+        await layer.group_add("g0", listener)
+        await send_many(layer, pings)  # connects, loads both scripts
+        await layer.group_discard("g0", listener)
+        batch_sends.clear()
+        await send_many(layer, pings)
+        sent = len(batch_sends)
+        inbox = await _inbox(layer, listener)
+        await layer.flush()
+        return sent, inbox
+
+    sent, inbox = _run(scenario)
+    assert sent == 1  # the members' listing; no group has one, so nothing to add
+    assert inbox == [ping(0)]  # the first batch's, while it listened; none from the second
 
 
 def test_a_layer_that_is_not_redis_gets_one_group_send_a_ping():
