@@ -79,17 +79,30 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--seed", type=int, default=None, help="seed for the clients' choices")
     parser.add_argument("--keep", action="store_true", help="keep the players and games made")
     parser.add_argument(
+        "--rounds",
+        type=int,
+        default=1,
+        help="moves and floor phases alternate this many times (each --seconds long) and are "
+        "summed: the machine's drift between a moves and a floor phase cancels out",
+    )
+    parser.add_argument(
         "--spares",
         type=int,
-        default=16,
-        help="started tables made per client before the moves phase, played when its game ends "
-        "(with none left, a client makes one through the API inside the phase)",
+        default=None,
+        help="started tables made per client before the moves phases, played when its game ends "
+        "(with none left, a client makes one through the API inside the phase); default: "
+        "0.75 a measured or warm-up second (a Cockroach Poker game lasts ~60 moves, a client "
+        "makes up to ~40 a second)",
     )
     args = parser.parse_args(argv)
     if not 1 <= args.games <= MAX_GAMES:
         parser.error(f"--games must be between 1 and {MAX_GAMES}")
     if not 1 <= args.seconds <= MAX_SECONDS or not 0 <= args.warmup <= 30:
         parser.error(f"--seconds must be 1..{MAX_SECONDS}, --warmup 0..30")
+    if not 1 <= args.rounds <= 20:
+        parser.error("--rounds must be 1..20")
+    if args.spares is None:
+        args.spares = math.ceil(0.75 * args.rounds * (args.seconds + args.warmup))
     db = urlsplit(args.database_url)
     if db.scheme not in {"postgres", "postgresql"} or (db.hostname or "127.0.0.1") not in LOOPBACK:
         parser.error("--database-url must be a PostgreSQL database on this machine")
@@ -692,6 +705,11 @@ def run_phase(
     return window, used
 
 
+def add_cpu(total: dict[str, float], used: dict[str, float]) -> None:
+    for part, seconds in used.items():
+        total[part] = total.get(part, 0.0) + seconds
+
+
 def in_process_arguments(doc: str, argv: list[str] | None) -> argparse.Namespace:
     """The arguments of the in-process benches (move_cpu, api_cpu)."""
     parser = argparse.ArgumentParser(description=doc.split("\n\n")[0])
@@ -830,8 +848,17 @@ def main(argv: list[str] | None = None) -> int:
                 for t in fixtures.tables
             ]
             group = proc.pid if proc is not None else None  # the server leads its session
-            _, cpu = run_phase(players, args.warmup, args.seconds, group)
-            moves = summary("moves", players, args.seconds, cpu)
+            floors = [FloorClient(base_url, gid) for gid in fixtures.floor_game_ids]
+            moves_cpu: dict[str, float] = {}
+            floor_cpu: dict[str, float] = {}
+            for _round in range(args.rounds):  # the floor's rounds run between the moves'
+                _, cpu = run_phase(players, args.warmup, args.seconds, group)
+                add_cpu(moves_cpu, cpu)
+                if _round < args.rounds - 1:
+                    _, cpu = run_phase(floors, args.warmup, args.seconds, group)
+                    add_cpu(floor_cpu, cpu)
+            measured = args.seconds * args.rounds
+            moves = summary("moves", players, measured, moves_cpu)
             print(json.dumps(moves), flush=True)
 
             readers = []
@@ -843,9 +870,9 @@ def main(argv: list[str] | None = None) -> int:
             reads = summary("reads", readers, args.seconds, cpu)
             print(json.dumps(reads), flush=True)
 
-            floors = [FloorClient(base_url, gid) for gid in fixtures.floor_game_ids]
             _, cpu = run_phase(floors, args.warmup, args.seconds, group)
-            floor = summary("floor", floors, args.seconds, cpu)
+            add_cpu(floor_cpu, cpu)
+            floor = summary("floor", floors, measured, floor_cpu)
             print(json.dumps(floor), flush=True)
 
             print(
