@@ -10,6 +10,7 @@ Texts carry names and game titles only: never a card.
 
 from __future__ import annotations
 
+import functools
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -102,13 +103,9 @@ class NoticeBatch:
             transaction.on_commit(lambda: _queue_push(pushes))
 
 
-_NOTE_FIELDS = ("user", "kind", "text", "url", "game_id", "wait_seq", "created_at", "email", "push")
-_NOTE_FIELDS += ("read_at", "emailed_at", "email_attempts")
-
-
-def _prepared(name: str, value: Any) -> Any:
-    """The value as the ORM would send it (SQLite keeps datetimes as UTC text, for one)."""
-    return Notification._meta.get_field(name).get_db_prep_save(value, connection)
+@functools.cache  # (``cache`` here is Django's)
+def _note_fields() -> list[Any]:
+    return [f for f in Notification._meta.concrete_fields if not f.primary_key]
 
 
 def notice_batch(
@@ -133,31 +130,30 @@ def notice_batch(
             created_at=now,
             email=Notification.Email.PENDING if n.kind in EMAIL_KINDS else Notification.Email.NONE,
             push=_push_state(n.user, n.kind),
-            read_at=None,
-            emailed_at=None,
-            email_attempts=0,
         )
         for n in notices
     ]
+    # values as the ORM would send them (SQLite keeps datetimes as UTC text, for one)
+    fields = _note_fields()
     quote = connection.ops.quote_name
     table = quote(Notification._meta.db_table)
     statements: list[Statement] = []
     if supersede is not None:
         game_id, kinds = supersede
         users, kinds = sorted({n.user_id for n in notes}), list(kinds)
+        read_at = Notification._meta.get_field("read_at").get_db_prep_save(now, connection)
         statements.append(
             (
                 f"UPDATE {table} SET read_at = %s WHERE user_id IN ({_marks(users)})"
                 f" AND game_id = %s AND kind IN ({_marks(kinds)}) AND read_at IS NULL",
-                [_prepared("read_at", now), *users, game_id, *kinds],
+                [read_at, *users, game_id, *kinds],
             )
         )
-    fields = [Notification._meta.get_field(name) for name in _NOTE_FIELDS]
     row = f"({_marks(fields)})"
     statements.append(
         (
             f"INSERT INTO {table} ({', '.join(quote(f.column) for f in fields)})"
-            f" VALUES {', '.join([row] * len(notes))} RETURNING {quote('id')}",
+            f" VALUES {', '.join([row] * len(notes))} RETURNING {quote(Notification._meta.pk.column)}",
             [
                 field.get_db_prep_save(getattr(note, field.attname), connection)
                 for note in notes

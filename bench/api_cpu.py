@@ -25,6 +25,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api_moves import (
+    ENGINE,
+    SEATS,
     UNTHROTTLED,
     cpu_seconds,
     delete_players,
@@ -37,8 +39,6 @@ from api_moves import (
     started_table,
 )
 
-SEATS = 3
-ENGINE = "cockroach-poker-royal"
 SETTLE_SECONDS = 0.01
 
 

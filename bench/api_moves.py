@@ -46,6 +46,7 @@ LOOPBACK = {"127.0.0.1", "localhost", "::1"}
 MAX_GAMES = 64
 MAX_SECONDS = 300
 SEATS = 3
+ENGINE = "cockroach-poker-royal"  # the default: its offers answer with ~300 legal actions
 SERVER_START_SECONDS = 60
 REQUEST_TIMEOUT = 30
 SERVERS = {"daphne", "gunicorn", "uvicorn"}
@@ -63,7 +64,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--games", type=int, default=6, help="concurrent games = client threads")
     parser.add_argument("--seconds", type=float, default=20.0, help="measured seconds per phase")
     parser.add_argument("--warmup", type=float, default=2.0, help="unmeasured seconds per phase")
-    parser.add_argument("--engine", default="cockroach-poker-royal")
+    parser.add_argument("--engine", default=ENGINE)
     parser.add_argument("--url", help="a running server (loopback) instead of starting one")
     parser.add_argument(
         "--server",
@@ -851,10 +852,10 @@ def main(argv: list[str] | None = None) -> int:
             floors = [FloorClient(base_url, gid) for gid in fixtures.floor_game_ids]
             moves_cpu: dict[str, float] = {}
             floor_cpu: dict[str, float] = {}
-            for _round in range(args.rounds):  # the floor's rounds run between the moves'
+            for round_ in range(args.rounds):  # the floor's rounds run between the moves'
                 _, cpu = run_phase(players, args.warmup, args.seconds, group)
                 add_cpu(moves_cpu, cpu)
-                if _round < args.rounds - 1:
+                if round_ < args.rounds - 1:
                     _, cpu = run_phase(floors, args.warmup, args.seconds, group)
                     add_cpu(floor_cpu, cpu)
             measured = args.seconds * args.rounds

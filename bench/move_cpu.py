@@ -19,6 +19,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from api_moves import (
+    ENGINE,
+    SEATS,
     delete_players,
     in_process_arguments,
     new_friends,
@@ -26,9 +28,6 @@ from api_moves import (
     setup_django,
     started_table,
 )
-
-SEATS = 3
-ENGINE = "cockroach-poker-royal"
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -84,10 +84,14 @@ def _event_values(events: list[Event]) -> list[Any]:
     ]
 
 
+@cache
+def _game_fields() -> list[Any]:
+    return [Game._meta.get_field(name) for name in GAME_WRITTEN]
+
+
 def _game_values(game: Game) -> list[Any]:
     return [
-        field.get_db_prep_save(getattr(game, field.attname), connection)
-        for field in (Game._meta.get_field(name) for name in GAME_WRITTEN)
+        field.get_db_prep_save(getattr(game, field.attname), connection) for field in _game_fields()
     ]
 
 
