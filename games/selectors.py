@@ -20,15 +20,29 @@ from games.models import Event, Game, Invitation, Pace, Seat
 from games.table_read import read_game_with_seats
 
 
+class _SeatsRead(QuerySet):
+    """A game's seats as a read already gave them. Iterating, ``len``, ``count`` and
+    ``exists`` answer from them; anything that makes a new queryset from it (``filter``,
+    ``order_by``, ``all``) starts from the game's seats in the database, as the queryset
+    ``prefetch_related`` stores would. Made without compiling a filter: building
+    ``Seat.objects.filter(game=game)`` for every read cost more than the rest of this."""
+
+    def __init__(self, game: Game, seats: list[Seat]) -> None:
+        super().__init__(model=Seat)
+        self._game = game
+        self._result_cache = seats
+        self._prefetch_done = True
+
+    def _clone(self) -> QuerySet:
+        return Seat.objects.filter(game=self._game)
+
+
 def with_seats(game: Game, seats: list[Seat]) -> Game:
-    """``game.seats.all()`` answers ``seats`` from now on, with no query (Django's own
-    prefetch cache: what ``prefetch_related("seats")`` would have stored)."""
+    """``game.seats.all()`` answers ``seats`` from now on, with no query (where Django's
+    ``prefetch_related("seats")`` keeps its result)."""
     for seat in seats:
         seat.game = game
-    cached = Seat.objects.filter(game=game)  # never evaluated: its result is set here
-    cached._result_cache = seats  # type: ignore[attr-defined]
-    cached._prefetch_done = True  # type: ignore[attr-defined]
-    game._prefetched_objects_cache = {"seats": cached}  # type: ignore[attr-defined]
+    game._prefetched_objects_cache = {"seats": _SeatsRead(game, seats)}  # type: ignore[attr-defined]
     return game
 
 

@@ -17,6 +17,8 @@ from typing import Any
 
 from django.db import connection
 from django.db.models import Field, Model
+from django.db.models.base import ModelState
+from django.db.models.signals import post_init, pre_init
 
 from accounts.models import User
 from config.statements import run_together
@@ -85,31 +87,43 @@ def _lock_statements(vendor: str) -> tuple[str, str]:
 
 
 @cache
-def _converters(model: type[Model], vendor: str) -> list[tuple[Any, list[Converter]]]:
-    """What the SQL compiler applies to each column: the backend's, then the field's. Kept per
-    database vendor: the backend's converters read only settings, never their connection's
-    state, so the current connection is passed in when they run."""
+def _converters(model: type[Model], vendor: str) -> list[tuple[int, Any, list[Converter]]]:
+    """What the SQL compiler applies to each column that has something to apply: the
+    backend's, then the field's (column index, column, converters). Kept per database vendor:
+    the backend's converters read only settings, never their connection's state, so the
+    current connection is passed in when they run."""
     plan = []
-    for field in _columns(model):
+    for index, field in enumerate(_columns(model)):
         column = field.get_col(model._meta.db_table)
-        plan.append(
-            (
-                column,
-                connection.ops.get_db_converters(column) + column.get_db_converters(connection),
-            )
-        )
+        converters = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
+        if converters:
+            plan.append((index, column, converters))
     return plan
 
 
+@cache
+def _attnames(model: type[Model]) -> list[str]:
+    return [f.attname for f in _columns(model)]
+
+
 def _instance(model: type[Model], values: Sequence[Any]) -> Any:
-    converted = []
-    for value, (column, converters) in zip(
-        values, _converters(model, connection.vendor), strict=True
-    ):
+    converted = list(values)
+    for index, column, converters in _converters(model, connection.vendor):
+        value = converted[index]
         for convert in converters:
             value = convert(value, column, connection)
-        converted.append(value)
-    return model.from_db(connection.alias, [f.attname for f in _columns(model)], converted)
+        converted[index] = value
+    if pre_init.has_listeners(model) or post_init.has_listeners(model):
+        return model.from_db(connection.alias, _attnames(model), converted)
+    # What Model.from_db makes, without Model.__init__'s walk over the fields (a third of a
+    # table read's Python): every column's attribute set, nothing else, state "from the db".
+    # tests/games/test_table_read.py compares the instances with the ORM's field by field.
+    instance = model.__new__(model)
+    instance.__dict__.update(zip(_attnames(model), converted, strict=True))
+    state = instance._state = ModelState()
+    state.adding = False
+    state.db = connection.alias
+    return instance
 
 
 def read_game_with_seats(game_id: int) -> tuple[Game, list[Seat]] | None:

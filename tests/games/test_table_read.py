@@ -37,6 +37,26 @@ def assert_same_as_the_orm(game_id: int) -> None:
     assert all(isinstance(p, User) or p is None for p in players)
     assert all(s.game is read for s in seats)
     assert not read._state.adding and read._state.db == "default"
+    for instance in [*seats, *(p for p in players if p)]:
+        assert not instance._state.adding and instance._state.db == "default"
+
+
+@pytest.mark.django_db
+def test_the_seats_read_answer_counts_and_refine_in_the_database(started):
+    """``game.seats`` answers from the read; a refinement is a query on this game's seats
+    only (never on every seat of every game)."""
+    game, _other = started("mogel-motte"), started("mogel-motte")
+    read = selectors.game_with_seats(game.pk)
+    assert read is not None
+    with CaptureQueriesContext(connection) as queries:
+        assert read.seats.count() == len(read.seats.all()) == game.seats_count
+        assert read.seats.exists()
+    assert len(queries) == 0
+    first = list(read.seats.filter(index=0))
+    assert [(s.game_id, s.index) for s in first] == [(game.pk, 0)]
+    assert list(read.seats.order_by("-index").values_list("index", flat=True)) == list(
+        reversed(range(game.seats_count))
+    )
 
 
 @pytest.mark.django_db
