@@ -4,7 +4,9 @@ Only the SHA-256 digest of a token is stored, so a database leak reveals no usab
 Tokens are 32 random bytes, so looking the digest up directly is safe against guessing.
 
 A resolved token is kept in the shared cache (keyed by its digest, never the token) for
-``CACHE_SECONDS``: an API move then costs no SQL to authenticate. Revoking a token, banning or
+``CACHE_SECONDS``: an API move then costs no SQL to authenticate, and with Redis no round trip
+of its own either: the request guard reads the entry in its counters' pipeline
+(``cache_key``, config/guard.py). Revoking a token, banning or
 unbanning a player, and any save of the player's row drop the entry at once (``forget``), so a
 revoked token or a banned player is refused on the next request, in every process.
 """
@@ -12,8 +14,10 @@ revoked token or a banned player is refused on the next request, in every proces
 from __future__ import annotations
 
 import contextlib
+import pickle
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 
 from accounts import services
@@ -21,24 +25,45 @@ from accounts.models import ApiToken, User
 
 MAX_TOKEN_LENGTH = 200
 CACHE_SECONDS = 300
+_NOT_READ: Any = object()
 
 
 def _key(digest: str) -> str:
     return f"apitoken:{digest}"
 
 
-def user_for_token(raw: str) -> User | None:
-    """The active, unbanned owner of a live (unrevoked) token, or None; notes the use."""
+def cache_key(raw: str) -> str | None:
+    """The shared cache's own key (prefix and version included) of a token's entry, for the
+    request guard to read with its counters; None for what cannot be a token."""
+    raw = raw.strip()
+    if not raw or len(raw) > MAX_TOKEN_LENGTH or not _cache_is_the_guards_redis():
+        return None
+    return cache.make_and_validate_key(_key(ApiToken.hash(raw)))
+
+
+def _cache_is_the_guards_redis() -> bool:
+    # the guard reads settings.REDIS_URL: an entry read there is this cache's only if the
+    # cache lives there too (a test's local-memory cache does not)
+    conf = settings.CACHES.get("default", {})
+    return "Redis" in conf.get("BACKEND", "") and conf.get("LOCATION") == settings.REDIS_URL
+
+
+def user_for_token(raw: str, entry: Any = _NOT_READ) -> User | None:
+    """The active, unbanned owner of a live (unrevoked) token, or None; notes the use.
+    ``entry``: the token's cache entry as the request guard read it (the stored bytes, or
+    None when there was none), which spares the cache's own round trip."""
     if not isinstance(raw, str):
         return None
     raw = raw.strip()
     if not raw or len(raw) > MAX_TOKEN_LENGTH:
         return None
     digest = ApiToken.hash(raw)
-    try:
-        token: Any = cache.get(_key(digest))
-    except Exception:  # the cache is down: the database still knows
-        token = None
+    token: Any = _decoded(entry) if entry is not _NOT_READ else _NOT_READ
+    if token is _NOT_READ:
+        try:
+            token = cache.get(_key(digest))
+        except Exception:  # the cache is down: the database still knows
+            token = None
     if token is None:
         token = (
             ApiToken.objects.select_related("user")
@@ -56,6 +81,17 @@ def user_for_token(raw: str) -> User | None:
     if token.last_used_at != before:
         _remember(token)  # the cached copy carries the use, so the next minute writes nothing
     return user
+
+
+def _decoded(entry: Any) -> Any:
+    """A guard-read entry as ``cache.get`` would give it; ``_NOT_READ`` for anything else."""
+    if entry is None:
+        return None
+    try:
+        token = pickle.loads(entry)  # what Django's Redis cache stores for an object
+    except Exception:
+        return _NOT_READ
+    return token if isinstance(token, ApiToken) else _NOT_READ
 
 
 def _remember(token: ApiToken) -> None:

@@ -76,11 +76,14 @@ def client_ip(request: HttpRequest) -> str:
         return request.META.get("REMOTE_ADDR", "") or "unknown"
 
 
+def bearer_token(request: HttpRequest) -> str:
+    auth = request.headers.get("Authorization", "")
+    return auth[7:].strip() if auth[:7].lower() == "bearer " else ""
+
+
 def credential(request: HttpRequest) -> str | None:
     """The client's credential as a short digest (never the secret itself in a cache key)."""
-    auth = request.headers.get("Authorization", "")
-    raw = auth[7:].strip() if auth[:7].lower() == "bearer " else ""
-    raw = raw or request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
+    raw = bearer_token(request) or request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
     return hashlib.sha256(raw.encode()).hexdigest()[:24] if raw else None
 
 
@@ -118,8 +121,16 @@ class RequestGuardMiddleware:
         caps = [(f"if:ip:{ip}", conf["inflight_ip"])]
         if who:
             caps.append((f"if:{who}", conf["inflight"]))
-        counters = _redis_counters(windows, caps) if redis_client() is not None else None
+        counters = None
+        if redis_client() is not None:
+            token = bearer_token(request) if is_api(request) else ""
+            # the token's cache entry rides with the counters: the API's authentication then
+            # costs no round trip of its own (accounts/tokens.py)
+            entry = token_cache_key(token) if token else None
+            counters = _redis_counters(windows, caps, entry)
         if counters is not None:
+            if entry is not None:
+                request.token_cache_entry = (token, counters[3])  # type: ignore[attr-defined]
             return self._counted(request, counters, caps)
         for key, limit in windows:
             wait = _window_exceeded(key, limit)
@@ -140,9 +151,9 @@ class RequestGuardMiddleware:
         return response
 
     def _counted(
-        self, request: HttpRequest, counters: tuple[int, list[str], bool], caps: list
+        self, request: HttpRequest, counters: tuple[int, list[str], bool, Any], caps: list
     ) -> HttpResponse:
-        wait, taken, admitted = counters
+        wait, taken, admitted, _entry = counters
         try:
             if wait:
                 return error_response(
@@ -181,10 +192,20 @@ def redis_client() -> Any:
     return _redis
 
 
+def token_cache_key(token: str) -> str | None:
+    from accounts.tokens import cache_key
+
+    return cache_key(token)
+
+
 def _redis_counters(
-    windows: list[tuple[str, int]], caps: list[tuple[str, int]], period: int = 60
-) -> tuple[int, list[str], bool] | None:
-    """(seconds to wait or 0, in-flight keys taken, admitted); None if Redis failed."""
+    windows: list[tuple[str, int]],
+    caps: list[tuple[str, int]],
+    read: str | None = None,
+    period: int = 60,
+) -> tuple[int, list[str], bool, bytes | None] | None:
+    """(seconds to wait or 0, in-flight keys taken, admitted, the value at key ``read``);
+    None if Redis failed."""
     now = time.time()
     window = int(now // period)
     keys = [f"guard:rl:{key}:{window}" for key, _limit in windows]
@@ -197,10 +218,13 @@ def _redis_counters(
         for key in flight:
             pipe.incr(key)
             pipe.expire(key, INFLIGHT_TTL)
+        if read is not None:
+            pipe.get(read)
         replies = pipe.execute()
     except Exception:  # Redis is down: serve rather than refuse everyone
         logger.warning("rate-limit counters unavailable", exc_info=True)
         return None
+    value = replies.pop() if read is not None else None
     counts = replies[0::2]
     wait = 0
     for (_key, limit), count in zip(windows, counts[: len(keys)], strict=True):
@@ -209,7 +233,7 @@ def _redis_counters(
     admitted = all(
         count <= cap for (_key, cap), count in zip(caps, counts[len(keys) :], strict=True)
     )
-    return wait, flight, admitted
+    return wait, flight, admitted, value
 
 
 def _release(keys: list[str]) -> None:

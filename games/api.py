@@ -30,7 +30,11 @@ class TokenAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> Any:
         from accounts.tokens import user_for_token
 
-        user = user_for_token(token)
+        read = getattr(request, "token_cache_entry", None)  # config/guard.py read it
+        if read is not None and read[0] == token.strip():
+            user = user_for_token(token, read[1])
+        else:
+            user = user_for_token(token)
         if user is not None:
             request.user = user
         return user

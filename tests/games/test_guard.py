@@ -103,3 +103,51 @@ def test_seat_views_are_never_cached(game):
     client.force_login(game.seats.get(index=0).user)
     for path in (f"/games/{game.pk}/", f"/api/games/{game.pk}", f"/api/games/{game.pk}/events"):
         assert "no-store" in client.get(path)["Cache-Control"], path
+
+
+def test_an_api_request_reads_its_token_with_the_guards_counters(started, monkeypatch):
+    """The token's cache entry travels in the request guard's pipeline: an API read is one
+    exchange with Redis on the way in and one on the way out, none for the token."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from redis.connection import Connection
+
+    game = started()
+    client = Client(
+        HTTP_AUTHORIZATION=f"Bearer {api_token_create(game.seats.get(index=0).user, 't')[1]}"
+    )
+    assert client.get(f"/api/games/{game.pk}").status_code == 200  # the token is cached now
+    sends: list[bytes] = []
+    real = Connection.send_packed_command
+
+    def counting(self, command, check_health=True):
+        sends.append(b"".join(command) if isinstance(command, list) else command)
+        return real(self, command, check_health)
+
+    monkeypatch.setattr(Connection, "send_packed_command", counting)
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(f"/api/games/{game.pk}").status_code == 200
+    assert len(sends) == 2, sends
+    assert b"apitoken:" in sends[0] and b"INCR" in sends[0]  # read with the counters
+    assert len(captured) == 1  # and not from the database either
+
+
+def test_a_token_revoked_or_its_player_banned_is_refused_through_the_guards_read(
+    started, admin_user
+):
+    """The entry the guard reads is the shared cache's own: what drops it (revoking, a ban)
+    is seen at once (tests/games/test_query_counts.py checks the same with a local cache)."""
+    from accounts.models import ApiToken
+    from accounts.services import api_token_revoke, user_ban
+
+    game = started()
+    alice, bob = game.seats.get(index=0).user, game.seats.get(index=1).user
+    token, raw = api_token_create(alice, "t")
+    client = Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    assert client.get(f"/api/games/{game.pk}").status_code == 200  # cached in Redis now
+    api_token_revoke(alice, ApiToken.objects.get(pk=token.pk))
+    assert client.get(f"/api/games/{game.pk}").status_code == 401
+    bobs = Client(HTTP_AUTHORIZATION=f"Bearer {api_token_create(bob, 't')[1]}")
+    assert bobs.get(f"/api/games/{game.pk}").status_code == 200
+    user_ban(admin_user, bob, "spam")
+    assert bobs.get(f"/api/games/{game.pk}").status_code == 401
