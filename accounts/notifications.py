@@ -21,7 +21,7 @@ from celery import current_app
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
-from django.db import connection, transaction
+from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
 from django.utils import timezone
 
 from accounts.models import EmailPreference, Notification, User, online_key
@@ -135,13 +135,14 @@ def notice_batch(
     ]
     # values as the ORM would send them (SQLite keeps datetimes as UTC text, for one)
     fields = _note_fields()
-    quote = connection.ops.quote_name
+    db = connections[DEFAULT_DB_ALIAS]  # not the proxy: see games/table_write._event_values
+    quote = db.ops.quote_name
     table = quote(Notification._meta.db_table)
     statements: list[Statement] = []
     if supersede is not None:
         game_id, kinds = supersede
         users, kinds = sorted({n.user_id for n in notes}), list(kinds)
-        read_at = Notification._meta.get_field("read_at").get_db_prep_save(now, connection)
+        read_at = Notification._meta.get_field("read_at").get_db_prep_save(now, db)
         statements.append(
             (
                 f"UPDATE {table} SET read_at = %s WHERE user_id IN ({_marks(users)})"
@@ -155,7 +156,7 @@ def notice_batch(
             f"INSERT INTO {table} ({', '.join(quote(f.column) for f in fields)})"
             f" VALUES {', '.join([row] * len(notes))} RETURNING {quote(Notification._meta.pk.column)}",
             [
-                field.get_db_prep_save(getattr(note, field.attname), connection)
+                field.get_db_prep_save(getattr(note, field.attname), db)
                 for note in notes
                 for field in fields
             ],

@@ -15,7 +15,7 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 from django.db.models import Field, Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
@@ -107,14 +107,15 @@ def _attnames(model: type[Model]) -> list[str]:
 
 
 def _instance(model: type[Model], values: Sequence[Any]) -> Any:
+    db = connections[DEFAULT_DB_ALIAS]  # not the proxy: see table_write._event_values
     converted = list(values)
-    for index, column, converters in _converters(model, connection.vendor):
+    for index, column, converters in _converters(model, db.vendor):
         value = converted[index]
         for convert in converters:
-            value = convert(value, column, connection)
+            value = convert(value, column, db)
         converted[index] = value
     if pre_init.has_listeners(model) or post_init.has_listeners(model):
-        return model.from_db(connection.alias, _attnames(model), converted)
+        return model.from_db(db.alias, _attnames(model), converted)
     # What Model.from_db makes, without Model.__init__'s walk over the fields (a third of a
     # table read's Python): every column's attribute set, nothing else, state "from the db".
     # tests/games/test_table_read.py compares the instances with the ORM's field by field.
@@ -122,7 +123,7 @@ def _instance(model: type[Model], values: Sequence[Any]) -> Any:
     instance.__dict__.update(zip(_attnames(model), converted, strict=True))
     state = instance._state = ModelState()
     state.adding = False
-    state.db = connection.alias
+    state.db = db.alias
     return instance
 
 

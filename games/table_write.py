@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
 
 from config.statements import Result, Statement, run_together
 from games.models import Event, Game
@@ -77,8 +77,11 @@ def _update_game(vendor: str) -> str:
 
 
 def _event_values(events: list[Event]) -> list[Any]:
+    # the connection itself, not the proxy: each of its attributes read through
+    # ``django.db.connection`` is a lookup in a context-local (config/statements.py)
+    db = connections[DEFAULT_DB_ALIAS]
     return [
-        field.get_db_prep_save(field.pre_save(event, True), connection)
+        field.get_db_prep_save(field.pre_save(event, True), db)
         for event in events
         for field in _event_fields()
     ]
@@ -90,9 +93,8 @@ def _game_fields() -> list[Any]:
 
 
 def _game_values(game: Game) -> list[Any]:
-    return [
-        field.get_db_prep_save(getattr(game, field.attname), connection) for field in _game_fields()
-    ]
+    db = connections[DEFAULT_DB_ALIAS]
+    return [field.get_db_prep_save(getattr(game, field.attname), db) for field in _game_fields()]
 
 
 def write_change(

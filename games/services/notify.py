@@ -7,12 +7,13 @@ is itself a secret.
 
 from __future__ import annotations
 
+import functools
 from datetime import timedelta
 from typing import Any
 
 from django.conf import settings
 from django.db import transaction
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
@@ -40,7 +41,14 @@ def _say(user: User, text: Any, **values: Any) -> str:
 
 
 def _table(game: Game) -> str:
-    return reverse("games:table", args=[game.pk])
+    return _table_url(get_script_prefix(), get_urlconf() or settings.ROOT_URLCONF, game.pk)
+
+
+@functools.lru_cache(maxsize=4096)
+def _table_url(prefix: str, urlconf: str, game_id: int) -> str:
+    # every notice of a table links to it: reversing the URL cost as much as the rest of
+    # building a notice (the key holds what reverse() depends on)
+    return reverse("games:table", args=[game_id], urlconf=urlconf)
 
 
 def _humans(seats: list[Seat]) -> dict[int, Seat]:
