@@ -67,10 +67,11 @@ def moved(game: Game) -> tuple[Game, list[Event]]:
             game=game,
             seq=version + 1 + i,
             seat=i,
-            action={"type": "peek", "n": i},
+            # placeholders, quotes and a backslash in values: bound as data, never as SQL
+            action={"type": "peek", "n": i, "note": "%s %% %(x)s ' \\ ;"},
             events=[{"kind": "peeked", "data": {"seat": i}, "to": None}],
             reason=Event.Reason.MOVE,
-            key=f"key{i}" if i == 0 else "",
+            key=f"key{i} %s '; --" if i == 0 else "",
             audience=[0] if i else None,
             actor=game.created_by if i == 0 else None,
             created_at=now,
