@@ -21,11 +21,11 @@ from celery import current_app
 from django.conf import settings
 from django.core import signing
 from django.core.cache import cache
-from django.db import DEFAULT_DB_ALIAS, connection, connections, transaction
+from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import EmailPreference, Notification, User, online_key
-from config.statements import Statement, run_together
+from config.statements import Statement, default_connection, run_together
 
 log = logging.getLogger(__name__)
 
@@ -135,7 +135,7 @@ def notice_batch(
     ]
     # values as the ORM would send them (SQLite keeps datetimes as UTC text, for one)
     fields = _note_fields()
-    db = connections[DEFAULT_DB_ALIAS]  # not the proxy: see games/table_write._event_values
+    db = default_connection()
     quote = db.ops.quote_name
     table = quote(Notification._meta.db_table)
     statements: list[Statement] = []

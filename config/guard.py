@@ -121,7 +121,7 @@ class RequestGuardMiddleware:
         caps = [(f"if:ip:{ip}", conf["inflight_ip"])]
         if who:
             caps.append((f"if:{who}", conf["inflight"]))
-        counters = None
+        counters, entry = None, None
         if redis_client() is not None:
             token = bearer_token(request) if is_api(request) else ""
             # the token's cache entry rides with the counters: the API's authentication then

@@ -14,15 +14,24 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.db import connection
+from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db.backends.base.base import BaseDatabaseWrapper
 from psycopg.pq import ExecStatus
 
 Statement = tuple[str, list[Any]]
 Result = tuple[list[tuple[Any, ...]] | None, int]  # (rows, or None without a result set; count)
 
 
+def default_connection() -> BaseDatabaseWrapper:
+    """The default connection itself. ``django.db.connection`` is a proxy: every attribute read
+    through it is a lookup in a context-local, so code that reads the connection per value or
+    per column (tens of times a move) takes it once from here."""
+    return connections[DEFAULT_DB_ALIAS]
+
+
 def joined(statements: list[Statement]) -> Statement:
-    """The statements as one simple query (PostgreSQL): what ``run_together`` sends."""
+    """The statements as one simple query with their parameters, for a psycopg client-side
+    cursor of one's own (games/live_read.py); ``run_together`` binds each one first."""
     return "; ".join(sql for sql, _ in statements), [p for _, params in statements for p in params]
 
 

@@ -15,13 +15,13 @@ from collections.abc import Callable, Sequence
 from functools import cache
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
 from django.db.models import Field, Model
 from django.db.models.base import ModelState
 from django.db.models.signals import post_init, pre_init
 
 from accounts.models import User
-from config.statements import run_together
+from config.statements import default_connection, run_together
 from games.models import Event, Game, Seat
 
 Converter = Callable[[Any, Any, Any], Any]
@@ -107,7 +107,7 @@ def _attnames(model: type[Model]) -> list[str]:
 
 
 def _instance(model: type[Model], values: Sequence[Any]) -> Any:
-    db = connections[DEFAULT_DB_ALIAS]  # not the proxy: see table_write._event_values
+    db = default_connection()
     converted = list(values)
     for index, column, converters in _converters(model, db.vendor):
         value = converted[index]

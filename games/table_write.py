@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from functools import cache
 from typing import Any
 
-from django.db import DEFAULT_DB_ALIAS, connection, connections
+from django.db import connection
 
-from config.statements import Result, Statement, run_together
+from config.statements import Result, Statement, default_connection, run_together
 from games.models import Event, Game
 
 # What a change may alter in the game's row: everything else is fixed once the table exists.
@@ -77,9 +77,7 @@ def _update_game(vendor: str) -> str:
 
 
 def _event_values(events: list[Event]) -> list[Any]:
-    # the connection itself, not the proxy: each of its attributes read through
-    # ``django.db.connection`` is a lookup in a context-local (config/statements.py)
-    db = connections[DEFAULT_DB_ALIAS]
+    db = default_connection()
     return [
         field.get_db_prep_save(field.pre_save(event, True), db)
         for event in events
@@ -93,7 +91,7 @@ def _game_fields() -> list[Any]:
 
 
 def _game_values(game: Game) -> list[Any]:
-    db = connections[DEFAULT_DB_ALIAS]
+    db = default_connection()
     return [field.get_db_prep_save(getattr(game, field.attname), db) for field in _game_fields()]
 
 
