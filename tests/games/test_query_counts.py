@@ -14,6 +14,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 
 from accounts.services import api_token_create
+from config.statements import described
 from games.api import GameOut
 from games.models import Event, Game, Seat
 from tests.games.helpers import next_human_move, seat_users
@@ -58,11 +59,11 @@ def test_a_move_is_four_round_trips(started):
     assert len(sql) == 4, "\n".join(sql)
     assert sql[0].startswith("SAVEPOINT") and sql[-1].startswith("RELEASE SAVEPOINT")
     # the game row locked first; the seats and the key check start once the lock is held
-    locked, seats, key_check = sql[1].split("; ")
+    locked, seats, key_check = described(sql[1])
     assert locked.endswith("FOR NO KEY UPDATE") and '"games_game"' in locked
     assert '"games_seat"' in seats and '"games_event"' in key_check
     # the event, the game's row, the older wait notices marked read, the new turn notice
-    event, game_row, superseded, notice = sql[2].split("; ")
+    event, game_row, superseded, notice = described(sql[2])
     assert event.startswith('INSERT INTO "games_event"')
     assert game_row.startswith('UPDATE "games_game"')
     assert superseded.startswith('UPDATE "accounts_notification" SET read_at')
