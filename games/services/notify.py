@@ -96,7 +96,7 @@ def wait_opened(
     notices: list[Notice] = []
     for index in waiting.seats:
         seat = humans.get(index)
-        if seat is None or index in movers or not engine.legal_actions(state, index):
+        if seat is None or index in movers or not engine.may_act(state, index):
             continue
         if waiting.kind == "window":
             kind, text = (

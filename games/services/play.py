@@ -50,7 +50,7 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
         except StaleVersion as exc:
             # Races and slaps: the row lock serialises answers in arrival order; one that
             # came after the moment passed is "too late", not a puzzling "stale".
-            if action not in change.engine.legal_actions(change.state, seat.index):
+            if not change.engine.is_legal(change.state, seat.index, action):
                 raise TooLate(exc.version) from None
             raise
         before = change.state
@@ -58,7 +58,7 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             change.apply(seat.index, action, Event.Reason.MOVE, user, key)
         except IllegalAction as exc:
             raise IllegalMove(exc.message, exc.code) from None
-        if action not in change.engine.legal_actions(before, seat.index):
+        if not change.engine.is_legal(before, seat.index, action):
             # The engine accepted a payload with extra or odd fields: only exact moves enter
             # the log (the change rolls the recorded event back).
             raise IllegalMove(_("That move is not possible now."), "not_legal")

@@ -81,6 +81,44 @@ def test_every_legal_action_is_accepted_and_everything_else_is_refused_unchanged
                 assert canonical(state) == before
 
 
+def look_alikes(action):
+    """Values that ``==`` a legal one without being it (True for 1, 1.0 for 1), and an extra
+    key: ``in legal_actions`` accepts the first and refuses the second, as is_legal must."""
+    for key, value in action.items():
+        if isinstance(value, int) and not isinstance(value, bool):
+            yield {**action, key: float(value)}
+            if value in (0, 1):
+                yield {**action, key: bool(value)}
+    yield {**action, "extra": 1}
+
+
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_is_legal_and_may_act_answer_what_the_legal_list_does(engine, players):
+    rng = random.Random(players)
+    for run in runs(engine, players, count=2):
+        # every action legal somewhere in the game: offered where it is not (a peek once all
+        # have seen the card, a card no longer in hand, a pass to a player who saw it)
+        anywhere = {
+            json.dumps(a, sort_keys=True): a
+            for state in positions(run)
+            for s in range(players)
+            for a in engine.legal_actions(state, s)
+        }
+        for state in positions(run):
+            before = canonical(state)
+            everyone = [a for s in range(players) for a in engine.legal_actions(state, s)]
+            for seat in [*range(players), None, -1, players]:
+                legal = engine.legal_actions(state, seat)
+                assert engine.may_act(state, seat) == bool(legal)
+                candidates = [*everyone[:40], *everyone[-10:]]
+                candidates += rng.sample(list(anywhere.values()), min(len(anywhere), 40))
+                for action in everyone[:3] + everyone[-3:]:
+                    candidates += [*forged_variants(action), *look_alikes(action)]
+                for action in candidates:
+                    assert engine.is_legal(state, seat, action) == (action in legal), action
+            assert canonical(state) == before
+
+
 @pytest.mark.parametrize(("engine", "players"), CASES)
 def test_games_end_and_are_deterministic_replayable_and_json_safe(engine, players):
     for policy in ("bot", "random", "mixed"):

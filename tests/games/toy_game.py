@@ -66,6 +66,12 @@ class Pebbles:
         whispers = [{"type": "whisper", "value": v} for v in (1, 9)]
         return drops + whispers
 
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        return action in self.legal_actions(state, seat)
+
+    def may_act(self, state: State, seat: int) -> bool:
+        return bool(self.legal_actions(state, seat))
+
     def apply(self, state: State, seat: int | None, action: Action) -> tuple[State, list[Event]]:
         if seat is None and action == {"type": "timeout"} and state["result"] is None:
             seat, action = state["turn"], {"type": "drop", "card": state["hands"][state["turn"]][0]}

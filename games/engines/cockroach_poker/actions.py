@@ -80,6 +80,61 @@ def legal_actions(state: State, seat: Any) -> list[Action]:
     return []
 
 
+def may_act(state: State, seat: Any) -> bool:
+    """``bool(legal_actions(state, seat))`` without building the list (a notice's check)."""
+    if state["result"] is not None or seat is None or seat != state["active"]:
+        return False
+    phase = state["phase"]
+    if phase == "offer":
+        return bool(state["hands"][seat]) and state["players"] > 1
+    if phase == "answer":
+        return True  # a call is always possible
+    if phase == "pass":
+        seen = state["round"]["seen"]
+        return any(to not in seen for to in range(state["players"]))
+    if phase == "name":
+        return bool(R.naming_options(state, seat, state["tasks"][-1]))
+    return False
+
+
+_KEYS = {kind: {"type", *fields} for kind, fields in FIELDS.items()}
+
+
+def is_legal(state: State, seat: Any, action: Any) -> bool:
+    """``action in legal_actions(state, seat)`` without building the list: the same keys and
+    each value ``==`` to one the list would hold (an offer phase lists ~300)."""
+    if not isinstance(action, dict) or not may_act(state, seat):
+        return False
+    phase = state["phase"]
+    kind = action.get("type")
+    keys = _KEYS.get(kind) if isinstance(kind, str) else None
+    if keys is None or action.keys() != keys:
+        return False
+    n = state["players"]
+    if phase == "offer":
+        return (
+            kind == "offer"
+            and action["card"] in state["hands"][seat]
+            and action["to"] in [t for t in range(n) if t != seat]
+            and action["claim"] in C.CLAIMS
+        )
+    if phase == "answer":
+        if kind == "call":
+            return action["says"] in SAYS
+        return kind == "peek" and R.may_peek(state)
+    if phase == "pass":
+        seen = state["round"]["seen"]
+        return (
+            kind == "pass"
+            and action["to"] in [t for t in range(n) if t not in seen]
+            and action["claim"] in C.CLAIMS
+        )
+    if phase == "name":
+        options = R.naming_options(state, seat, state["tasks"][-1])
+        return kind == "name" and action["cards"] in options
+    return False
+
+
 def apply(state: State, seat: Any, action: Any) -> tuple[State, list[Event]]:
     kind = require_type(action, ACTION_TYPES)
     require_fields(action, kind, FIELDS)

@@ -71,6 +71,12 @@ class CockroachPokerRoyal:
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return actions.legal_actions(state, seat)
 
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        return actions.is_legal(state, seat, action)
+
+    def may_act(self, state: State, seat: int) -> bool:
+        return actions.may_act(state, seat)
+
     def apply(self, state: State, seat: int | None, action: Action) -> tuple[State, list[Event]]:
         return actions.apply(state, seat, action)
 

@@ -135,6 +135,12 @@ class ImperadorEngine:
             return [{"type": kind, field: choice} for choice in emperor_choices(state)]
         return []
 
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        return action in self.legal_actions(state, seat)  # a handful at most
+
+    def may_act(self, state: State, seat: int) -> bool:
+        return bool(self.legal_actions(state, seat))
+
     def waiting_for(self, state: State) -> Waiting:
         phase = state["phase"]
         if phase == "over":

@@ -124,6 +124,12 @@ class MogelMotte:
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return actions.legal_actions(state, seat)
 
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        return action in self.legal_actions(state, seat)  # a handful at most
+
+    def may_act(self, state: State, seat: int) -> bool:
+        return bool(self.legal_actions(state, seat))
+
     def apply(self, state: State, seat: int | None, action: Action) -> tuple[State, list[Event]]:
         kind = require_type(action, actions.FIELDS)
         actions.check_fields(action, kind)
