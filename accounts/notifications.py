@@ -25,6 +25,7 @@ from django.db import connection, transaction
 from django.utils import timezone
 
 from accounts.models import EmailPreference, Notification, User, online_key
+from config.after_response import after_response
 from config.statements import Statement, default_connection, run_together
 
 log = logging.getLogger(__name__)
@@ -329,7 +330,12 @@ def user_for_unsubscribe(token: str) -> User | None:
 
 def _queue_push(notification_ids: list[int]) -> None:
     """After PUSH_DELAY: a notice read in the meantime is not pushed (accounts.push). A push is
-    worth only seconds, so it is a task of its own rather than a sweep's catch."""
+    worth only seconds, so it is a task of its own rather than a sweep's catch. In a request,
+    once its answer is sent, after the table's ping (config/after_response.py)."""
+    after_response(lambda: _queue_push_now(notification_ids))
+
+
+def _queue_push_now(notification_ids: list[int]) -> None:
     # By name (routed to the email queue by the settings): the tasks import this module, so
     # this module does not import them.
     for notification_id in notification_ids:

@@ -10,6 +10,7 @@ from typing import Any
 
 from channels.layers import get_channel_layer
 
+from config.after_response import after_response
 from games.layer_batch import group_send_many
 
 log = logging.getLogger(__name__)
@@ -70,7 +71,12 @@ def notify_chat(game_id: int) -> None:
 
 def _send(pings: list[tuple[str, dict[str, Any]]]) -> None:
     """Sends the pings from this thread, in one exchange with Redis (games/layer_batch.py):
-    after a commit, the table hears of the change before the notices' tasks are queued."""
+    after a commit, the table hears of the change before the notices' tasks are queued. In a
+    request, once its answer is sent (config/after_response.py): the mover waits for no ping."""
+    after_response(lambda: _send_now(pings))
+
+
+def _send_now(pings: list[tuple[str, dict[str, Any]]]) -> None:
     global _paused_until
     layer = get_channel_layer()
     if layer is None or not pings:

@@ -56,6 +56,8 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Pings and push tasks of a change wait until its answer is sent (config/after_response.py).
+    "config.after_response.AfterResponseMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before the session is read: bad text (400) and floods (429) cost no database connection.
     "config.guard.RequestGuardMiddleware",
