@@ -48,8 +48,13 @@ ACTION_TYPES = tuple(FIELDS)
 SAYS = ("true", "false")
 
 
+def _on_turn(state: State, seat: Any) -> bool:
+    """Only the active seat of a running game has moves."""
+    return state["result"] is None and seat is not None and seat == state["active"]
+
+
 def legal_actions(state: State, seat: Any) -> list[Action]:
-    if state["result"] is not None or seat is None or seat != state["active"]:
+    if not _on_turn(state, seat):
         return []
     phase = state["phase"]
     n = state["players"]
@@ -82,7 +87,7 @@ def legal_actions(state: State, seat: Any) -> list[Action]:
 
 def may_act(state: State, seat: Any) -> bool:
     """``bool(legal_actions(state, seat))`` without building the list (a notice's check)."""
-    if state["result"] is not None or seat is None or seat != state["active"]:
+    if not _on_turn(state, seat):
         return False
     phase = state["phase"]
     if phase == "offer":
@@ -103,7 +108,7 @@ _KEYS = {kind: {"type", *fields} for kind, fields in FIELDS.items()}
 def is_legal(state: State, seat: Any, action: Any) -> bool:
     """``action in legal_actions(state, seat)`` without building the list: the same keys and
     each value ``==`` to one the list would hold (an offer phase lists ~300)."""
-    if not isinstance(action, dict) or not may_act(state, seat):
+    if not isinstance(action, dict) or not _on_turn(state, seat):
         return False
     phase = state["phase"]
     kind = action.get("type")
