@@ -187,6 +187,20 @@ class Engine(Protocol):
     def card_zones(self, state: State) -> dict[str, list[int]]: ...
 
 
+class LegalFromList:
+    """``is_legal`` and ``may_act`` read from ``legal_actions``: for an engine whose lists are
+    short (a handful of actions), where building one costs less than a check of its own."""
+
+    def legal_actions(self, state: State, seat: int) -> list[Action]:
+        raise NotImplementedError
+
+    def is_legal(self, state: State, seat: int, action: Action) -> bool:
+        return action in self.legal_actions(state, seat)
+
+    def may_act(self, state: State, seat: int) -> bool:
+        return bool(self.legal_actions(state, seat))
+
+
 class UnknownRulesVersion(LookupError):
     """A stored game's rules version that this code cannot play (or replay)."""
 

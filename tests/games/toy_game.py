@@ -18,6 +18,7 @@ from games.engines.core import (
     Action,
     Event,
     IllegalAction,
+    LegalFromList,
     Rng,
     State,
     Waiting,
@@ -30,7 +31,7 @@ SLUG = "pebbles-toy"
 HAND = 3
 
 
-class Pebbles:
+class Pebbles(LegalFromList):
     slug = SLUG
     start_option = "first_seat"
     name = "Pebbles"
@@ -65,12 +66,6 @@ class Pebbles:
             return drops
         whispers = [{"type": "whisper", "value": v} for v in (1, 9)]
         return drops + whispers
-
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
-        return action in self.legal_actions(state, seat)
-
-    def may_act(self, state: State, seat: int) -> bool:
-        return bool(self.legal_actions(state, seat))
 
     def apply(self, state: State, seat: int | None, action: Action) -> tuple[State, list[Event]]:
         if seat is None and action == {"type": "timeout"} and state["result"] is None:

@@ -9,6 +9,7 @@ from typing import Any
 from games.engines.core import (
     Action,
     Event,
+    LegalFromList,
     State,
     Waiting,
     bot_from_view,
@@ -85,7 +86,7 @@ def window_open_for(state: State, seat: int) -> bool:
     return state["phase"] == "hands" and seat in turn["asked"] and turn["answers"][seat] is None
 
 
-class ImperadorEngine:
+class ImperadorEngine(LegalFromList):
     slug = "imperador"
     # The option naming who starts; the table's creator may pick it (a [D] of the rules).
     start_option = START_OPTION
@@ -134,12 +135,6 @@ class ImperadorEngine:
             kind, field = EMPEROR_PHASES[state["phase"]]
             return [{"type": kind, field: choice} for choice in emperor_choices(state)]
         return []
-
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
-        return action in self.legal_actions(state, seat)  # a handful at most
-
-    def may_act(self, state: State, seat: int) -> bool:
-        return bool(self.legal_actions(state, seat))
 
     def waiting_for(self, state: State) -> Waiting:
         phase = state["phase"]

@@ -66,6 +66,7 @@ from typing import Any
 from games.engines.core import (
     Action,
     Event,
+    LegalFromList,
     State,
     Waiting,
     aside_from_view,
@@ -80,7 +81,7 @@ START_OPTION = "first_seat"
 LEGACY_START_OPTION = "first_guard"
 
 
-class MogelMotte:
+class MogelMotte(LegalFromList):
     slug = "mogel-motte"
     # The option naming who starts; the table's creator may pick it (a [D] of the rules).
     start_option = START_OPTION
@@ -123,12 +124,6 @@ class MogelMotte:
 
     def legal_actions(self, state: State, seat: int) -> list[Action]:
         return actions.legal_actions(state, seat)
-
-    def is_legal(self, state: State, seat: int, action: Action) -> bool:
-        return action in self.legal_actions(state, seat)  # a handful at most
-
-    def may_act(self, state: State, seat: int) -> bool:
-        return bool(self.legal_actions(state, seat))
 
     def apply(self, state: State, seat: int | None, action: Action) -> tuple[State, list[Event]]:
         kind = require_type(action, actions.FIELDS)
