@@ -130,13 +130,13 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
         f"-c statement_timeout={int(os.environ.get('DB_STATEMENT_TIMEOUT_MS', '15000'))}"
         f" -c lock_timeout={int(os.environ.get('DB_LOCK_TIMEOUT_MS', '5000'))}"
     )
-# config/statements.py prepares the hot reads and writes once per session (SQL PREPARE). A
-# transaction-mode pooler (PgBouncer) hands each transaction another session: turn it off there.
-DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
-if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+elif DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     DATABASES["default"].setdefault("OPTIONS", {}).update(
         {"timeout": 20, "transaction_mode": "IMMEDIATE", "init_command": "PRAGMA journal_mode=WAL;"}
     )
+# config/statements.py prepares the hot reads and writes once per session (SQL PREPARE). A
+# transaction-mode pooler (PgBouncer) hands each transaction another session: turn it off there.
+DB_PREPARED_STATEMENTS = env_bool("DB_PREPARED_STATEMENTS", True)
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 AUTH_USER_MODEL = "accounts.User"
 
