@@ -12,6 +12,8 @@ from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
+from games.fields import JSONField
+
 
 class Pace(models.TextChoices):
     LIVE = "live", _("Live: 60 seconds a move")
@@ -45,7 +47,7 @@ class Game(models.Model):
 
     engine = models.CharField(max_length=40)
     rules_version = models.PositiveIntegerField(default=1)
-    options = models.JSONField(default=dict, blank=True)
+    options = JSONField(default=dict, blank=True)
     seats_count = models.PositiveSmallIntegerField()
     pace = models.CharField(max_length=10, choices=Pace.choices, default=Pace.DAILY)
     move_seconds = models.PositiveIntegerField()
@@ -72,7 +74,7 @@ class Game(models.Model):
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
     # The seed is the deck: it never leaves the server before the game ends.
     seed = models.BigIntegerField()
-    state = models.JSONField(null=True, blank=True)
+    state = JSONField(null=True, blank=True)
     # ``version`` counts engine actions (the event log's seq, the API's concurrency token);
     # ``revision`` steps on every change a page must show (moves, start, join, abort, ...).
     version = models.PositiveIntegerField(default=0)
@@ -81,8 +83,8 @@ class Game(models.Model):
     # rows it may see, and how many changes it could see. An answer to a secret window
     # moves only the answerer's marks, so nobody else can tell it happened (see
     # games.services.change). ``version``/``revision`` above are the game's own totals.
-    seat_versions = models.JSONField(default=list, blank=True)
-    seat_revisions = models.JSONField(default=list, blank=True)
+    seat_versions = JSONField(default=list, blank=True)
+    seat_revisions = JSONField(default=list, blank=True)
     # The current wait: what the game waits on, since when, until when. ``wait_seq`` numbers
     # the waits of a game; deadlines, notices, reminders and nudges belong to one wait.
     wait_seq = models.PositiveIntegerField(default=0)
@@ -104,8 +106,8 @@ class Game(models.Model):
     # Live pace on demand: while set, waits run at the Live pace (PACE_SECONDS["live"]) instead
     # of the table's own; ``live_offer`` holds the seats that accepted an open proposal.
     live_since = models.DateTimeField(null=True, blank=True)
-    live_offer = models.JSONField(null=True, blank=True)
-    result = models.JSONField(null=True, blank=True)
+    live_offer = JSONField(null=True, blank=True)
+    result = JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
     )
@@ -223,12 +225,12 @@ class Event(models.Model):
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", db_index=False)
     seq = models.PositiveIntegerField()
     seat = models.SmallIntegerField(null=True, blank=True)  # None: the system (a window's deadline)
-    action = models.JSONField()
-    events = models.JSONField(default=list)
+    action = JSONField()
+    events = JSONField(default=list)
     reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.MOVE)
     key = models.CharField(max_length=64, blank=True)
     # The seats that may see this row while the game runs; None: everybody.
-    audience = models.JSONField(null=True, blank=True)
+    audience = JSONField(null=True, blank=True)
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )

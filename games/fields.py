@@ -1,0 +1,62 @@
+"""A JSON column that PostgreSQL reads and writes through orjson.
+
+Every move writes the engine's state (a few KB of JSON) and reads it back on every request
+about the table. Django's ``JSONField`` goes through the standard library's encoder and
+decoder, about 35 and 27 µs for a mid-game Cockroach Poker state on this machine against 5.5
+and 9.8 µs with orjson (bench/README.md). Values come back exactly as the standard library
+would have made them: integers orjson cannot hold in 64 bits (it would turn them into floats
+when reading, refuse them when writing) and anything else it refuses go through the standard
+library as before. One difference: a NaN or infinite float is written as null (the API's
+answers, also orjson, do the same), where the standard library's text made PostgreSQL refuse
+the write; nothing we store holds floats. SQLite and fields with their own encoder or decoder
+keep Django's path.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import orjson
+from django.db import models
+from psycopg.types.json import Jsonb
+
+# 19 digits in a row may be an integer past 64 bits, which orjson reads as a float. Found by
+# turning every digit into "0" and anything else into " " (bytes.translate and a substring
+# search: ~2.5 µs for a state, where a regular expression took ~30).
+_DIGITS_AS_ZEROS = bytes(0x30 if 0x30 <= byte <= 0x39 else 0x20 for byte in range(256))
+_LONG_NUMBER = b"0" * 19
+
+
+def dumps(value: Any) -> bytes | str:
+    """The JSON text of ``value`` as PostgreSQL will store it (jsonb keeps no spacing)."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except TypeError:  # past 64 bits, a lone surrogate, a type only the stdlib refuses too
+        return json.dumps(value)
+
+
+def loads(text: str) -> Any:
+    encoded = text.encode()
+    if _LONG_NUMBER not in encoded.translate(_DIGITS_AS_ZEROS):
+        try:
+            return orjson.loads(encoded)
+        except orjson.JSONDecodeError:
+            pass  # what the standard library reads differently (NaN) or refuses: it decides
+    return json.loads(text)
+
+
+class JSONField(models.JSONField):
+    def get_db_prep_value(self, value: Any, connection: Any, prepared: bool = False) -> Any:
+        adapted = super().get_db_prep_value(value, connection, prepared)
+        if self.encoder is None and isinstance(adapted, Jsonb):
+            adapted.dumps = dumps
+        return adapted
+
+    def from_db_value(self, value: Any, expression: Any, connection: Any) -> Any:
+        if self.decoder is None and isinstance(value, str) and connection.vendor == "postgresql":
+            try:
+                return loads(value)
+            except json.JSONDecodeError:
+                return value  # as Django answers text that is not JSON
+        return super().from_db_value(value, expression, connection)

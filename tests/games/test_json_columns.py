@@ -1,0 +1,89 @@
+"""The games' JSON columns (games/fields.py) go through orjson on PostgreSQL and store and read
+back exactly what Django's own JSONField did: the same jsonb in the row, the same Python value
+out of it, integers past 64 bits included, through the ORM and a change's own writes."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import pytest
+from django.db import connection, models
+
+from games import fields
+from games.models import Event, Game
+from games.table_read import read_game_with_seats
+from games.table_write import write_change
+
+pytestmark = pytest.mark.django_db
+
+AWKWARD = {
+    "text": "quote ' backslash \\ percent %s %% newline \n tab \t nul-free ünïcödé 🂡 ﷽",
+    "ints": [0, -1, 2**62, 2**63 - 1, -(2**63), 2**64 - 1],
+    "past_64_bits": [2**64, 2**70, -(2**63) - 1, -(10**25)],
+    "nineteen_digits": -9999999999999999999,
+    "int_keys": {1: "one", 2: [True, False, None]},
+    "nested": [[[]], {}, {"": ""}],
+    "tuple": (1, "two"),
+}
+
+
+def stock(value):
+    """What Django's JSONField hands back for ``value``: the standard library's round trip."""
+    return json.loads(json.dumps(value))
+
+
+def test_every_json_column_of_the_games_goes_through_orjson():
+    for model in (Game, Event):
+        for field in model._meta.concrete_fields:
+            if isinstance(field, models.JSONField):
+                assert isinstance(field, fields.JSONField), f"{model.__name__}.{field.name}"
+
+
+def test_the_fast_path_is_taken_for_ordinary_values():
+    assert isinstance(fields.dumps({"a": [1, None]}), bytes)  # orjson's answer, not json's str
+    assert fields.dumps({1: "x"}) == b'{"1":"x"}'
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["18446744073709551616", "-9223372036854775809", "[12345678901234567890123]", "NaN"],
+)
+def test_what_orjson_would_read_differently_is_read_by_the_standard_library(text):
+    read = fields.loads(text)
+    expected = json.loads(text)
+    assert type(read) is type(expected)
+    assert read == expected or (math.isnan(read) and math.isnan(expected))
+
+
+def test_values_orjson_refuses_are_written_by_the_standard_library():
+    assert fields.dumps([2**70]) == json.dumps([2**70])
+
+
+def test_the_orm_stores_the_same_jsonb_and_reads_back_the_same_value(started):
+    game = started()
+    Game.objects.filter(pk=game.pk).update(result=AWKWARD)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT result = %s::jsonb FROM games_game WHERE id = %s",
+            [json.dumps(AWKWARD), game.pk],
+        )
+        assert cursor.fetchone() == (True,)
+    read = Game.objects.get(pk=game.pk).result
+    assert read == stock(AWKWARD)
+    assert read["past_64_bits"] == [2**64, 2**70, -(2**63) - 1, -(10**25)]
+    assert all(type(n) is int for n in read["past_64_bits"] + read["ints"])
+
+
+def test_a_changes_own_writes_and_reads_keep_the_values(started):
+    game = Game.objects.get(pk=started().pk)
+    revision, version = game.revision, game.version
+    game.state = {**game.state, "extra": AWKWARD}
+    game.revision += 1
+    event = Event(game=game, seq=version + 1, seat=0, action=AWKWARD, events=[AWKWARD])
+    game.version += 1
+    assert write_change(game, [event], revision, version) == []
+    read, _seats = read_game_with_seats(game.pk)
+    assert read.state["extra"] == stock(AWKWARD)
+    stored = Event.objects.get(pk=event.pk)
+    assert stored.action == stock(AWKWARD) and stored.events == [stock(AWKWARD)]
