@@ -1,19 +1,25 @@
 """The games' JSON columns (games/fields.py) go through orjson on PostgreSQL and store and read
 back exactly what Django's own JSONField did: the same jsonb in the row, the same Python value
-out of it, integers past 64 bits included, through the ORM and a change's own writes."""
+out of it, integers past 64 bits included, through the ORM and a change's own writes. The
+state, past PostgreSQL's 2 KB, is compressed with lz4."""
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
+import random
 
 import pytest
 from django.db import connection, models
 
-from games import fields
+from games import fields, services
 from games.models import Event, Game
 from games.table_read import read_game_with_seats
 from games.table_write import write_change
+from tests.games.helpers import next_human_move, seat_users
+
+LZ4_OFFERED = importlib.import_module("games.migrations.0016_state_compressed_with_lz4").LZ4_OFFERED
 
 pytestmark = pytest.mark.django_db
 
@@ -87,3 +93,25 @@ def test_a_changes_own_writes_and_reads_keep_the_values(started):
     assert read.state["extra"] == stock(AWKWARD)
     stored = Event.objects.get(pk=event.pk)
     assert stored.action == stock(AWKWARD) and stored.events == [stock(AWKWARD)]
+
+
+def test_a_moves_state_is_stored_compressed_with_lz4(started):
+    """Migration 0016: a state past PostgreSQL's 2 KB is compressed with lz4, not pglz."""
+    game = started()
+    users = seat_users(game)
+    rng = random.Random(3)
+    for _ in range(4):
+        game.refresh_from_db()
+        seat, action = next_human_move(game, rng)
+        services.act(users[seat], game.pk, game.version_for(seat), action)
+    with connection.cursor() as cursor:
+        cursor.execute(LZ4_OFFERED)
+        if not cursor.fetchone()[0]:
+            pytest.skip("this PostgreSQL was built without lz4: the state stays pglz")
+        cursor.execute(
+            "SELECT pg_column_size(state), octet_length(state::text),"
+            " pg_column_compression(state) FROM games_game WHERE id = %s",
+            [game.pk],
+        )
+        stored, text, method = cursor.fetchone()
+    assert (method, stored < text) == ("lz4", True)
