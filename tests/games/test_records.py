@@ -5,12 +5,15 @@ from __future__ import annotations
 import random
 
 import pytest
+from django.db import connection, transaction
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from accounts.services import friendship_create
 from games import services
 from games.models import Game, Invitation, PlayerRecord
+from games.services import records
 from tests.games.helpers import next_human_move, play_to_the_end, seat_users
 
 pytestmark = pytest.mark.django_db
@@ -36,6 +39,19 @@ def test_a_finished_table_rates_its_players_by_placement(started, engine):
         assert (record.won, record.lost) == ((1, 0) if seat in winners else (0, 1))
         assert (record.mu > 25) == (seat in winners), "winners rise, losers fall"
         assert record.sigma < 25 / 3
+
+
+def test_a_tables_records_take_four_statements_new_or_not(started):
+    """Made if missing, locked, the log read, written: the same four for a first table and a
+    second one, whose records exist (a record at a time took 7 and 16)."""
+    for table in range(2):
+        game = play_to_the_end(started("cockroach-poker-royal"), seed=table)
+        seats = list(game.seats.select_related("user"))
+        with transaction.atomic(), CaptureQueriesContext(connection) as queries:
+            records.record_finished(game, seats)
+            transaction.set_rollback(True)  # counted once already, by the finishing move
+        assert len(queries) == 4, [q["sql"][:60] for q in queries]
+        assert PlayerRecord.objects.filter(engine=game.engine, played=table + 1).count() == 3
 
 
 def test_the_bluffing_figures_come_from_the_public_log_at_the_end(started):
