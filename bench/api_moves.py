@@ -259,6 +259,22 @@ def create_fixtures(tag: str, games: int, engine: str, spares: int = 0) -> Fixtu
     return Fixtures(user_ids, tables, floor_game_ids)
 
 
+def mover(game_id: int, players: list[Any]) -> tuple[Any, dict[str, Any]] | None:
+    """The first of ``players`` who may move at this table and the game as they see it (its
+    legal actions included), or None when it is over or (a live window none of them may
+    answer) nobody may: the in-process benches' way to play a table through the services."""
+    from games import selectors
+    from games.models import Game
+
+    for player in players:
+        payload = selectors.game_payload(selectors.visible_game(game_id, player), player)
+        if payload["status"] != Game.Status.ACTIVE:
+            return None
+        if payload["legal_actions"]:
+            return player, payload
+    return None
+
+
 def floor_game(engine: str, creator: Any) -> int:
     """An aborted game row for the floor endpoint (games/bench.py) to lock, step and log on."""
     from games.models import Game

@@ -23,6 +23,7 @@ from api_moves import (
     SEATS,
     delete_players,
     in_process_arguments,
+    mover,
     new_friends,
     p50_p95,
     setup_django,
@@ -33,8 +34,7 @@ from api_moves import (
 def main(argv: list[str] | None = None) -> int:
     args = in_process_arguments(__doc__, argv)
     setup_django(args)
-    from games import selectors, services
-    from games.models import Game
+    from games import services
 
     users = new_friends("cpu", SEATS)
     rng = random.Random(args.seed)
@@ -43,16 +43,12 @@ def main(argv: list[str] | None = None) -> int:
     cpus: list[float] = []
     try:
         while len(walls) < args.warmup + args.moves:
-            payload = None
-            for user in users:
-                payload = selectors.game_payload(selectors.visible_game(game_id, user), user)
-                if payload["status"] != Game.Status.ACTIVE or payload["legal_actions"]:
-                    break
-            assert payload is not None
-            if payload["status"] != Game.Status.ACTIVE or not payload["legal_actions"]:
+            found = mover(game_id, users)
+            if found is None:
                 # over, or (a live window nobody at this table may answer) stuck: a new table
                 game_id = started_table(users, ENGINE)
                 continue
+            user, payload = found
             action = rng.choice(payload["legal_actions"])
             wall, cpu = time.perf_counter(), time.process_time()
             services.act(user, game_id, payload["version"], action, uuid.uuid4().hex)

@@ -27,6 +27,7 @@ from api_moves import (
     ENGINE,
     SEATS,
     delete_players,
+    mover,
     new_friends,
     p50_p95,
     setup_django,
@@ -47,8 +48,7 @@ def main(argv: list[str] | None = None) -> int:
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import selectors, services
-    from games.models import Game
+    from games import services
     from games.services import records
 
     measured = records.record_finished
@@ -69,14 +69,10 @@ def main(argv: list[str] | None = None) -> int:
         for _ in range(args.tables):
             game_id = started_table(users, ENGINE)
             for _move in range(MAX_MOVES):
-                payload = None
-                for user in users:
-                    payload = selectors.game_payload(selectors.visible_game(game_id, user), user)
-                    if payload["status"] != Game.Status.ACTIVE or payload["legal_actions"]:
-                        break
-                assert payload is not None
-                if payload["status"] != Game.Status.ACTIVE or not payload["legal_actions"]:
+                found = mover(game_id, users)
+                if found is None:
                     break
+                user, payload = found
                 action = rng.choice(payload["legal_actions"])
                 services.act(user, game_id, payload["version"], action, uuid.uuid4().hex)
     finally:
