@@ -17,6 +17,7 @@ from functools import cache
 from typing import Any
 
 from django.db import connection
+from django.db.models import Model
 
 from config.statements import Result, Statement, default_connection, run_together
 from games.models import Event, Game
@@ -65,14 +66,18 @@ def _insert_events(vendor: str, rows: int) -> str:
 
 
 @cache
-def _update_game(vendor: str) -> str:
+def row_update(
+    model: type[Model], names: tuple[str, ...], vendor: str, *, also: tuple[str, ...] = ()
+) -> str:
+    """``UPDATE`` of ``model``'s columns ``names`` (a ``%s`` each, in order) for the row whose
+    primary key is the next ``%s``, and whose columns ``also`` still hold the ones after it."""
     quote = connection.ops.quote_name
-    column = {name: quote(Game._meta.get_field(name).column) for name in GAME_WRITTEN}
-    assignments = ", ".join(f"{column[name]} = %s" for name in GAME_WRITTEN)
+    column = {name: quote(model._meta.get_field(name).column) for name in (*names, *also)}
+    assignments = ", ".join(f"{column[name]} = %s" for name in names)
+    checks = "".join(f" AND {column[name]} = %s" for name in also)
     return (
-        f"UPDATE {quote(Game._meta.db_table)} SET {assignments} "
-        f"WHERE {quote(Game._meta.pk.column)} = %s "
-        f"AND {column['revision']} = %s AND {column['version']} = %s"
+        f"UPDATE {quote(model._meta.db_table)} SET {assignments} "
+        f"WHERE {quote(model._meta.pk.column)} = %s{checks}"
     )
 
 
@@ -86,13 +91,18 @@ def _event_values(events: list[Event]) -> list[Any]:
 
 
 @cache
-def _game_fields() -> list[Any]:
-    return [Game._meta.get_field(name) for name in GAME_WRITTEN]
+def _fields(model: type[Model], names: tuple[str, ...]) -> list[Any]:
+    return [model._meta.get_field(name) for name in names]
 
 
-def _game_values(game: Game) -> list[Any]:
+def row_values(instance: Model, names: tuple[str, ...]) -> list[Any]:
+    """The instance's ``names`` as the ORM would write them (each field's ``get_db_prep_save``),
+    for ``row_update``."""
     db = default_connection()
-    return [field.get_db_prep_save(getattr(game, field.attname), db) for field in _game_fields()]
+    return [
+        field.get_db_prep_save(getattr(instance, field.attname), db)
+        for field in _fields(type(instance), names)
+    ]
 
 
 def write_change(
@@ -110,7 +120,10 @@ def write_change(
     if events:
         statements.append((_insert_events(connection.vendor, len(events)), _event_values(events)))
     statements.append(
-        (_update_game(connection.vendor), [*_game_values(game), game.pk, revision, version])
+        (
+            row_update(Game, GAME_WRITTEN, connection.vendor, also=("revision", "version")),
+            [*row_values(game, GAME_WRITTEN), game.pk, revision, version],
+        )
     )
     results = run_together([*statements, *then])
     if events:

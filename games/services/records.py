@@ -10,15 +10,15 @@ figures come from the log, which is only public at the end.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any, NamedTuple
 
 from django.db import connection
 from openskill.models import PlackettLuce
 
-from config.statements import default_connection, run_together
+from config.statements import run_together
 from games.catalog import registry as catalog
 from games.models import Event, Game, PlayerRecord, Seat
+from games.table_write import row_update, row_values
 
 TAKEN_OVER = ("timeouts", "absent", "admin", "banned")
 
@@ -33,9 +33,9 @@ class LogRow(NamedTuple):
 
 
 # every field of a record a finished table may change
-COUNTED = [
+COUNTED = tuple(
     f.name for f in PlayerRecord._meta.concrete_fields if f.name not in {"id", "user", "engine"}
-]
+)
 MODEL = PlackettLuce()
 
 
@@ -87,31 +87,6 @@ def record_finished(game: Game, seats: list[Seat]) -> None:
         for seat, (rating,) in zip(kept, MODEL.rate(teams, ranks=ranks), strict=True):
             record = records[seat.user_id]
             record.mu, record.sigma, record.rated = rating.mu, rating.sigma, record.rated + 1
-    run_together(
-        [(_update_record(connection.vendor), _record_values(record)) for record in records.values()]
-    )
-
-
-@cache
-def _update_record(vendor: str) -> str:
-    quote = connection.ops.quote_name
-    assignments = ", ".join(f"{quote(f.column)} = %s" for f in _counted_fields())
-    return (
-        f"UPDATE {quote(PlayerRecord._meta.db_table)} SET {assignments} "
-        f"WHERE {quote(PlayerRecord._meta.pk.column)} = %s"
-    )
-
-
-@cache
-def _counted_fields() -> list[Any]:
-    return [PlayerRecord._meta.get_field(name) for name in COUNTED]
-
-
-def _record_values(record: PlayerRecord) -> list[Any]:
-    """The record's counted fields as the ORM would write them (bulk_update's CASE
-    expressions cost ~10 ms of Python for a table's three records), then its id."""
-    db = default_connection()
-    values = [
-        field.get_db_prep_save(getattr(record, field.attname), db) for field in _counted_fields()
-    ]
-    return [*values, record.pk]
+    update = row_update(PlayerRecord, COUNTED, connection.vendor)
+    # bulk_update's CASE expressions cost ~10 ms of Python for a table's three records
+    run_together([(update, [*row_values(r, COUNTED), r.pk]) for r in records.values()])
