@@ -2,7 +2,7 @@
 
 A mid-game state is ~3.9 KB as jsonb: past the 2 KB at which PostgreSQL compresses a row, so
 every move compressed it and every read of the game decompressed it. pglz cost PostgreSQL
-~80 µs of CPU per locked read and update of such a row more than lz4 (bench/README.md); lz4
+72–146 µs of CPU per locked read and update of such a row more than lz4 (bench/README.md); lz4
 keeps it at ~1.7 KB where pglz made ~1.3 KB. Only values written from now on are lz4: a move
 rewrites the state anyway. A server built without lz4 keeps pglz (the statement would fail
 there). No lock beyond a brief catalogue update; no table rewrite.
