@@ -6,8 +6,23 @@ os.environ.setdefault("DATABASE_URL", "postgres://postgres@127.0.0.1:5432/fibber
 os.environ.setdefault("REDIS_URL", "redis://127.0.0.1:6379/13")
 os.environ.setdefault("DB_POOL", "false")
 
-from config.settings.base import *  # noqa: F403
-from config.vapid import from_environment
+
+# Under pytest-xdist each worker gets its own Redis database (the next ones after the run's):
+# the channel layer's groups are named by game id and the Celery broker's queue is shared, so
+# two workers on one database would hear each other's tables and run each other's tasks against
+# the wrong PostgreSQL database (pytest-django gives each worker its own). The marker keeps a
+# subprocess (a live server, a Celery worker), which inherits both variables and this worker's
+# REDIS_URL, from moving it a second time.
+_worker = os.environ.get("PYTEST_XDIST_WORKER", "")
+if _worker and os.environ.get("FIBBERS_REDIS_WORKER") != _worker:
+    _head, _, _number = os.environ["REDIS_URL"].rpartition("/")
+    os.environ["REDIS_URL"] = f"{_head}/{int(_number or 0) + int(_worker.removeprefix('gw'))}"
+    os.environ["FIBBERS_REDIS_WORKER"] = _worker
+    if int(os.environ["REDIS_URL"].rpartition("/")[2]) > 15:
+        raise RuntimeError(f"{_worker}: no Redis database {os.environ['REDIS_URL']} (0-15)")
+
+from config.settings.base import *  # noqa: E402, F403
+from config.vapid import from_environment  # noqa: E402
 
 DEBUG = False
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
