@@ -254,15 +254,20 @@ def _act(request: HttpRequest, action, success: str, other: User, *args) -> Http
     return redirect("friends")
 
 
-@login_required
-@require_POST
-def friend_request_accept(request: HttpRequest, request_id: int) -> HttpResponse:
-    friend_request = get_object_or_404(
+def _incoming(request: HttpRequest, request_id: int) -> FriendRequest:
+    """A request to the signed-in user (one from a player they blocked is silenced: not theirs to see)."""
+    return get_object_or_404(
         FriendRequest.objects.select_related("from_user"),
         pk=request_id,
         to_user=request.user,
         silenced=False,
     )
+
+
+@login_required
+@require_POST
+def friend_request_accept(request: HttpRequest, request_id: int) -> HttpResponse:
+    friend_request = _incoming(request, request_id)
     return _act(
         request,
         services.friend_request_accept,
@@ -275,12 +280,7 @@ def friend_request_accept(request: HttpRequest, request_id: int) -> HttpResponse
 @login_required
 @require_POST
 def friend_request_decline(request: HttpRequest, request_id: int) -> HttpResponse:
-    friend_request = get_object_or_404(
-        FriendRequest.objects.select_related("from_user"),
-        pk=request_id,
-        to_user=request.user,
-        silenced=False,
-    )
+    friend_request = _incoming(request, request_id)
     return _act(
         request,
         services.friend_request_decline,

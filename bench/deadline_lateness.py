@@ -102,6 +102,8 @@ def run_mode(mode: str, count: int, spread: float, sweep: float) -> dict:
         ids += human_turn_games(make_games(count, f"{mode}-{int(time.time())}-{batch}"))
         batch += 1
     ids = ids[:count]
+    from tests.live_server import celery_worker_command  # the repository root is on the path now
+
     log = Path(tempfile.mkdtemp()) / "worker.log"
     env = {
         **os.environ,
@@ -111,24 +113,7 @@ def run_mode(mode: str, count: int, spread: float, sweep: float) -> dict:
         "DJANGO_SETTINGS_MODULE": "config.settings.local",
     }
     worker = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "config",
-            "worker",
-            "--beat",
-            "--pool=solo",
-            "-Q",
-            "deadlines,email",
-            "-l",
-            "INFO",
-            "--schedule",
-            str(log.parent / "beat"),
-            "--without-gossip",
-            "--without-mingle",
-        ],
+        celery_worker_command(log.parent / "beat"),
         cwd=ROOT,
         env=env,
         start_new_session=True,  # the worker and its embedded beat die together below

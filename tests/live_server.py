@@ -50,6 +50,16 @@ def server_env(**extra: str) -> dict[str, str]:
     }
 
 
+def celery_worker_command(schedule: Path) -> list[str]:
+    """A Celery worker with its embedded beat, as the tests and benches run it: one process
+    (solo pool) on the deadline and email queues, no gossip, mingle or event heartbeats."""
+    return [
+        *(sys.executable, "-m", "celery", "-A", "config", "worker", "--beat", "--pool=solo"),
+        *("-Q", "deadlines,email", "-l", "INFO", "--schedule", str(schedule)),
+        *("--without-heartbeat", "--without-gossip", "--without-mingle"),
+    ]
+
+
 def stop(proc: subprocess.Popen | None, grace: float = 5) -> None:
     """SIGTERM to the server's process group, then SIGKILL: Daphne does not exit on SIGTERM
     while sync views are in flight (their threads wait on the stopped event loop)."""

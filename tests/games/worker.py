@@ -7,14 +7,13 @@ import ctypes
 import os
 import signal
 import subprocess
-import sys
 import time
 from pathlib import Path
 
 import redis
 from django.conf import settings
 
-from tests.live_server import server_env
+from tests.live_server import celery_worker_command, server_env
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -45,25 +44,7 @@ class Worker:
         log = self.log_path.open("a")
         mark = self.log_path.stat().st_size
         self.process = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "celery",
-                "-A",
-                "config",
-                "worker",
-                "--beat",
-                "--pool=solo",
-                "-Q",
-                "deadlines,email",
-                "-l",
-                "INFO",
-                "--schedule",
-                str(self.schedule),
-                "--without-heartbeat",
-                "--without-gossip",
-                "--without-mingle",
-            ],
+            celery_worker_command(self.schedule),
             cwd=ROOT,
             env=self.env(),
             stdout=log,
