@@ -2,16 +2,21 @@
 
 from __future__ import annotations
 
+import asyncio
 import re
 from datetime import timedelta
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts import selectors, services
 from accounts.models import FriendRequest, Friendship
+from games.routing import websocket_urlpatterns
 
 pytestmark = pytest.mark.django_db
 
@@ -398,6 +403,41 @@ def test_friends_list_shows_online_placeholder_and_invite_link(as_alice, alice, 
     assert body.count('<span aria-hidden="true">○</span> offline') == 1
     assert 'href="/games/new/?invite=bob"' in body
     assert 'href="/games/new/?invite=carol"' in body
+
+
+@pytest.mark.django_db(transaction=True)  # the socket reads the database from its own thread
+def test_a_friend_with_a_page_open_is_online_by_its_sockets_heartbeat(as_alice, alice, bob, carol):
+    """bob made no request for hours, but a page of his is open: its own socket (/ws/me/)
+    beats, and that alone shows him online; carol, with no socket, is offline."""
+    services.friendship_create(alice, bob)
+    services.friendship_create(alice, carol)
+    hours_ago = timezone.now() - timedelta(hours=3)
+    type(bob).objects.filter(pk__in=[bob.pk, carol.pk]).update(last_seen_at=hours_ago)
+
+    def online() -> dict[str, bool]:
+        friends = as_alice.get(reverse("friends")).context["friends"]
+        return {friend.username: friend.is_online for friend in friends}
+
+    assert online() == {"bob": False, "carol": False}
+
+    async def with_bobs_page_open() -> dict[str, bool]:
+        router = URLRouter(websocket_urlpatterns)
+
+        async def app(scope, receive, send):
+            return await router({**scope, "user": bob}, receive, send)
+
+        socket = WebsocketCommunicator(app, "/ws/me/")
+        connected, _code = await socket.connect()
+        assert connected
+        await socket.receive_json_from(timeout=5)  # the lists' stamp
+        await socket.send_json_to({"type": "heartbeat"})
+        await socket.receive_json_from(timeout=5)  # answered: the beat was taken
+        try:
+            return await sync_to_async(online)()
+        finally:
+            await socket.disconnect()
+
+    assert asyncio.run(with_bobs_page_open()) == {"bob": True, "carol": False}
 
 
 def test_header_links_to_friends_and_profile(as_alice):

@@ -3,17 +3,21 @@ endpoint): the email's rules, the player's kinds, TTL and urgency per table pace
 
 from __future__ import annotations
 
+import asyncio
 import random
 
 import pytest
+from channels.db import database_sync_to_async
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
 
-from accounts import notifications
 from accounts.models import Notification, PushSubscription, User
 from accounts.services import friend_request_send
 from accounts.tasks import send_notification_push
 from games import services
 from games.engines import registry
 from games.models import Game
+from games.routing import websocket_urlpatterns
 from games.services.change import same_wait
 from tests.games.helpers import next_human_move, seat_users, turn_game
 from tests.push_endpoint import PushEndpoint, subscribe
@@ -75,10 +79,30 @@ def test_a_kind_turned_off_after_the_notice_was_queued_is_not_pushed(started, en
     assert endpoint.received == []
 
 
+@pytest.mark.django_db(transaction=True)  # the socket reads the database from its own thread
 def test_no_push_while_the_table_is_open_in_front_of_the_player(started, endpoint):
     game, note = move_to_a_new_turn(turn_game(started), endpoint)
-    notifications.mark_present(game.pk, note.user_id)
-    assert send_notification_push(note.pk) == "skip"
+    player = User.objects.get(pk=note.user_id)
+
+    async def push_with_the_table_open() -> str:
+        # the table page's socket, beating as the page does: that is what makes a player present
+        router = URLRouter(websocket_urlpatterns)
+
+        async def app(scope, receive, send):
+            return await router({**scope, "user": player}, receive, send)
+
+        socket = WebsocketCommunicator(app, f"/ws/games/{game.pk}/")
+        connected, _code = await socket.connect()
+        assert connected
+        assert (await socket.receive_json_from(timeout=5))["type"] == "state"
+        await socket.send_json_to({"type": "heartbeat"})
+        assert (await socket.receive_json_from(timeout=5))["type"] == "heartbeat"
+        try:
+            return await database_sync_to_async(send_notification_push)(note.pk)
+        finally:
+            await socket.disconnect()
+
+    assert asyncio.run(push_with_the_table_open()) == "skip"
     assert endpoint.received == []
 
 
