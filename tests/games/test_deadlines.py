@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 import time
 
 import pytest
@@ -11,6 +12,7 @@ from games import services, tasks
 from games.engines import registry
 from games.models import Event, Game, Seat
 from games.services import tables
+from tests.games.helpers import next_human_move
 from tests.games.worker import Worker, flush_broker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -62,20 +64,38 @@ def test_a_deadline_whose_task_was_lost_is_caught_by_the_sweeper(quick, tmp_path
         worker.stop()
 
 
-def test_a_deadline_for_an_old_wait_does_nothing(started, worker):
-    game = started("mogel-motte", pace="daily")  # its deadline is a day away
-    tasks.apply_deadline.delay(game.pk, game.wait_seq - 1)
-    tasks.apply_deadline.delay(game.pk, game.wait_seq)  # the right wait, but not due yet
-    assert not wait_for(lambda: Game.objects.get(pk=game.pk).version != game.version, timeout=4)
-    assert not Event.objects.filter(game=game, reason="timeout").exists()
+def _past_deadline(game: Game) -> Game:
+    """The game once its current wait's deadline has passed (nobody applies it: no worker)."""
+    game.refresh_from_db()
+    time.sleep(max(0.0, (game.deadline_at - timezone.now()).total_seconds()) + 0.2)
+    return game
+
+
+def test_a_deadline_for_an_old_wait_does_nothing(quick):
+    flush_broker()  # no worker runs here: the test applies the deadlines itself
+    game = quick("cockroach-poker-royal")
+    old_wait = game.wait_seq
+    users = {s.index: s.user for s in Seat.objects.filter(game=game)}
+    seat, action = next_human_move(game, random.Random(1))
+    services.act(users[seat], game.pk, game.version_for(seat), action)  # the wait moves on
+    game = _past_deadline(game)
+    assert game.wait_seq != old_wait
+    # Due by the clock, but set for a wait that is over: nothing happens ...
+    assert tasks.apply_deadline(game.pk, old_wait) is False
+    assert Game.objects.get(pk=game.pk).version == game.version
+    # ... while the current wait's deadline, just as due, is applied.
+    assert tasks.apply_deadline(game.pk, game.wait_seq) is True
+    assert Event.objects.filter(game=game, reason="timeout").count() == 1
 
 
 def test_running_the_same_deadline_twice_applies_it_once(quick):
     flush_broker()  # no worker runs here: the test applies the deadline itself, twice
-    game = quick("cockroach-poker-royal")
-    time.sleep(max(0.0, (game.deadline_at - timezone.now()).total_seconds()) + 0.2)
-    assert services.apply_deadline(game.pk, game.wait_seq) is True
-    assert services.apply_deadline(game.pk, game.wait_seq) is False
+    game = _past_deadline(quick("cockroach-poker-royal"))
+    wait = game.wait_seq
+    assert services.apply_deadline(game.pk, wait) is True
+    _past_deadline(game)  # the next wait's deadline is due too: only the wait tells them apart
+    assert game.wait_seq != wait
+    assert services.apply_deadline(game.pk, wait) is False
     assert Event.objects.filter(game=game, reason="timeout").count() == 1
 
 
