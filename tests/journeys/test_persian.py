@@ -47,6 +47,7 @@ def test_a_persian_table_page_is_right_to_left_and_plays_in_place(make_user, sig
     assert (html.get_attribute("lang"), html.get_attribute("dir")) == ("fa", "rtl")
     assert PERSIAN.search(page.locator("#status").inner_text())
     shoot(page, JOURNEY, "01-table-rtl")
+    page.evaluate("() => { window.__sameDocument = true; }")  # gone if the page reloads
 
     engine = registry.get(game.engine, game.rules_version)
     (seat,) = engine.waiting_for(game.state).seats
@@ -64,6 +65,7 @@ def test_a_persian_table_page_is_right_to_left_and_plays_in_place(make_user, sig
     )
     game.refresh_from_db()
     wait_revision(page, game.revision_for(0))
-    assert page.locator("html").get_attribute("dir") == "rtl"  # still the same document
+    assert page.evaluate("() => window.__sameDocument === true"), "the move reloaded the page"
+    assert page.locator("html").get_attribute("dir") == "rtl"
     assert PERSIAN.search(page.locator('[data-live="history"]').inner_text())
     shoot(page, JOURNEY, "02-after-a-move")
