@@ -2,7 +2,7 @@ from typing import Any
 
 from django.apps import AppConfig
 from django.db import transaction
-from django.db.models.signals import post_save
+from django.db.models.signals import post_migrate, post_save
 
 
 class AccountsConfig(AppConfig):
@@ -22,6 +22,23 @@ class AccountsConfig(AppConfig):
         post_save.connect(_token_saved, sender=ApiToken, dispatch_uid="fibbers-token-saved")
         post_save.connect(_user_saved, sender=User, dispatch_uid="fibbers-user-saved")
         user_logged_out.connect(push.logged_out, dispatch_uid="fibbers-push-logged-out")
+        post_migrate.connect(_name_the_site, sender=self, dispatch_uid="fibbers-name-the-site")
+
+
+def _name_the_site(sender: Any, using: str = "default", **kwargs: Any) -> None:
+    """Emails say "Fibbers" and the site's host. Migration 0001 names the site once; a flush
+    (``manage.py flush``, every transactional test) empties the table and django.contrib.sites
+    puts its "example.com" back on the same signal, earlier (it is installed first)."""
+    from urllib.parse import urlsplit
+
+    from django.conf import settings
+    from django.contrib.sites.models import Site
+
+    host = urlsplit(settings.SITE_URL).netloc or "localhost"
+    Site.objects.using(using).update_or_create(
+        pk=settings.SITE_ID, defaults={"domain": host, "name": settings.SITE_NAME}
+    )
+    Site.objects.clear_cache()
 
 
 def _token_saved(sender: Any, instance: Any, created: bool, **kwargs: Any) -> None:

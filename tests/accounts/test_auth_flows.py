@@ -6,7 +6,9 @@ import re
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.contrib.sites.models import Site
 from django.core import mail
+from django.core.management import call_command
 from django.urls import reverse
 
 from accounts.models import User
@@ -68,6 +70,17 @@ def test_verification_email_names_the_site(client):
     assert mail.outbox[0].subject.startswith("[Fibbers] ")
     assert "Fibbers" in mail.outbox[0].body
     assert "example.com!" not in mail.outbox[0].body
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_site_keeps_its_name_after_a_flush(client):
+    """A flush empties the sites table and django.contrib.sites puts "example.com" back; the
+    emails still name Fibbers (every transactional test flushes, so does a developer)."""
+    call_command("flush", interactive=False, verbosity=0)
+    assert Site.objects.get_current().name == "Fibbers"
+    signup(client)
+    assert "Fibbers" in mail.outbox[0].body
+    assert "example.com" not in mail.outbox[0].body
 
 
 def test_unverified_user_cannot_log_in(client):
