@@ -320,11 +320,31 @@ def test_live_pace_switches_when_all_accept_and_falls_back_when_one_leaves(start
 def test_live_pace_needs_everyone_at_the_table(started):
     game = started("imperador")
     users = seat_users(game)
-    notifications.mark_present(game.pk, users[0].pk)
-    with pytest.raises(GameError) as refused:
-        services.live_propose(users[0], game.pk)
-    assert refused.value.code == "not_everyone_present"
+
+    async def propose_with_at_the_table(seats: list[int]) -> str:
+        """The first player proposes while these seats have the table open (their sockets
+        beating, as the page's do): the refusal's code, or "proposed"."""
+        sockets = []
+        for seat in seats:
+            socket, connected, _ = await connect(users[seat], f"/ws/games/{game.pk}/")
+            assert connected
+            assert (await socket.receive_json_from(timeout=5))["type"] == "state"
+            await socket.send_json_to({"type": "heartbeat"})
+            assert (await socket.receive_json_from(timeout=5))["type"] == "heartbeat"
+            sockets.append(socket)
+        try:
+            await sync_to_async(services.live_propose)(users[0], game.pk)
+        except GameError as refused:
+            return refused.code
+        finally:
+            for socket in sockets:
+                await socket.disconnect()
+        return "proposed"
+
+    assert asyncio.run(propose_with_at_the_table([0])) == "not_everyone_present"
     assert not PaceSwitch.objects.filter(game=game).exists()
+    assert asyncio.run(propose_with_at_the_table([0, 1, 2])) == "proposed"
+    assert PaceSwitch.objects.filter(game=game, kind="proposed", seat=0).exists()
 
 
 def test_a_strangers_or_blocked_users_socket_is_refused(started, make_user):
