@@ -83,9 +83,14 @@ def test_a_deadline_for_an_old_wait_does_nothing(quick):
     # Due by the clock, but set for a wait that is over: nothing happens ...
     assert tasks.apply_deadline(game.pk, old_wait) is False
     assert Game.objects.get(pk=game.pk).version == game.version
-    # ... while the current wait's deadline, just as due, is applied.
+    assert not Event.objects.filter(game=game, reason="timeout").exists()
+    # ... while the current wait's deadline, just as due, is applied (a peek and the pass
+    # after it are one turn: one or more events).
     assert tasks.apply_deadline(game.pk, game.wait_seq) is True
-    assert Event.objects.filter(game=game, reason="timeout").count() == 1
+    timed_out = list(
+        Event.objects.filter(game=game, reason="timeout").values_list("seq", flat=True)
+    )
+    assert timed_out and min(timed_out) == game.version + 1
 
 
 def test_running_the_same_deadline_twice_applies_it_once(quick):
@@ -93,10 +98,13 @@ def test_running_the_same_deadline_twice_applies_it_once(quick):
     game = _past_deadline(quick("cockroach-poker-royal"))
     wait = game.wait_seq
     assert services.apply_deadline(game.pk, wait) is True
+    timed_out = Event.objects.filter(game=game, reason="timeout").count()
+    assert timed_out >= 1
     _past_deadline(game)  # the next wait's deadline is due too: only the wait tells them apart
     assert game.wait_seq != wait
     assert services.apply_deadline(game.pk, wait) is False
-    assert Event.objects.filter(game=game, reason="timeout").count() == 1
+    assert Event.objects.filter(game=game, reason="timeout").count() == timed_out
+    assert Game.objects.get(pk=game.pk).version == game.version
 
 
 def test_killing_and_restarting_the_worker_loses_no_deadline(quick, tmp_path):
