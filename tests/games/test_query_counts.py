@@ -233,8 +233,13 @@ def test_your_move_follows_a_window_seat_by_seat(started, engine_name):
             if game.status != Game.Status.ACTIVE:
                 break
             waiting = engine.waiting_for(game.state)
-            if waiting.kind == "window" and game.wait_seq == wait_seq:
-                assert set(waiting.seats) < owing  # an answer took its seat off the wait
+            # the same window, some seats off it by their answers (the set may also grow back
+            # within a window: a card returned by an accusation)
+            if (
+                waiting.kind == "window"
+                and game.wait_seq == wait_seq
+                and set(waiting.seats) < owing
+            ):
                 partly_answered += 1
             owing, wait_seq = set(waiting.seats), game.wait_seq
             for seat, user in users.items():
