@@ -255,7 +255,8 @@ def _act(request: HttpRequest, action, success: str, other: User, *args) -> Http
 
 
 def _incoming(request: HttpRequest, request_id: int) -> FriendRequest:
-    """A request to the signed-in user (one from a player they blocked is silenced: not theirs to see)."""
+    """A request to the signed-in user (one from a player they blocked is silenced: not
+    theirs to see)."""
     return get_object_or_404(
         FriendRequest.objects.select_related("from_user"),
         pk=request_id,

@@ -3,8 +3,8 @@
 Every move writes the engine's state (a few KB of JSON) and reads it back on every request
 about the table. Django's ``JSONField`` goes through the standard library: for a mid-game
 Cockroach Poker state on this machine, 50.7 µs to prepare and bind and 26.5 µs to read,
-against 19.0 and 15.5 µs through orjson (bench/README.md). Values come back exactly as the standard library
-would have made them: integers orjson cannot hold in 64 bits (it would turn them into floats
+against 19.0 and 15.5 µs through orjson (bench/README.md). Values come back exactly as the
+standard library would have made them: integers orjson cannot hold in 64 bits (it would turn them into floats
 when reading, refuse them when writing) and anything else it refuses go through the standard
 library as before. One difference: a NaN or infinite float is written as null (the API's
 answers, also orjson, do the same), where the standard library's text made PostgreSQL refuse

@@ -16,10 +16,11 @@ os.environ.setdefault("DB_POOL", "false")
 _worker = os.environ.get("PYTEST_XDIST_WORKER", "")
 if _worker and os.environ.get("FIBBERS_REDIS_WORKER") != _worker:
     _head, _, _number = os.environ["REDIS_URL"].rpartition("/")
-    os.environ["REDIS_URL"] = f"{_head}/{int(_number or 0) + int(_worker.removeprefix('gw'))}"
+    _database = int(_number or 0) + int(_worker.removeprefix("gw"))
+    if _database > 15:
+        raise RuntimeError(f"{_worker}: no Redis database {_database} at {_head} (0-15)")
+    os.environ["REDIS_URL"] = f"{_head}/{_database}"
     os.environ["FIBBERS_REDIS_WORKER"] = _worker
-    if int(os.environ["REDIS_URL"].rpartition("/")[2]) > 15:
-        raise RuntimeError(f"{_worker}: no Redis database {os.environ['REDIS_URL']} (0-15)")
 
 from config.settings.base import *  # noqa: E402, F403
 from config.vapid import from_environment  # noqa: E402

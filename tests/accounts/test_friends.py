@@ -8,15 +8,13 @@ from datetime import timedelta
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from accounts import selectors, services
 from accounts.models import FriendRequest, Friendship
-from games.routing import websocket_urlpatterns
+from tests.games.helpers import connect
 
 pytestmark = pytest.mark.django_db
 
@@ -421,13 +419,7 @@ def test_a_friend_with_a_page_open_is_online_by_its_sockets_heartbeat(as_alice, 
     assert online() == {"bob": False, "carol": False}
 
     async def with_bobs_page_open() -> dict[str, bool]:
-        router = URLRouter(websocket_urlpatterns)
-
-        async def app(scope, receive, send):
-            return await router({**scope, "user": bob}, receive, send)
-
-        socket = WebsocketCommunicator(app, "/ws/me/")
-        connected, _code = await socket.connect()
+        socket, connected, _code = await connect(bob, "/ws/me/")
         assert connected
         await socket.receive_json_from(timeout=5)  # the lists' stamp
         await socket.send_json_to({"type": "heartbeat"})

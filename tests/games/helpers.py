@@ -7,10 +7,14 @@ import random
 import re
 from typing import Any
 
+from channels.routing import URLRouter
+from channels.testing import WebsocketCommunicator
+
 from games import services
 from games.engines import registry
 from games.models import Game, Seat
 from games.replays import rebuild
+from games.routing import websocket_urlpatterns
 
 # What differs between two renderings of the same page without meaning anything: tokens, and
 # the server's time at rendering (the clock's offset correction).
@@ -22,6 +26,33 @@ CSRF = re.compile(
 
 def strip_tokens(html: str) -> str:
     return CSRF.sub("", html)
+
+
+def app_for(user: Any) -> Any:
+    """The site's socket routes with ``user`` signed in (the session middleware's part)."""
+    router = URLRouter(websocket_urlpatterns)
+
+    async def app(scope, receive, send):
+        return await router({**scope, "user": user}, receive, send)
+
+    return app
+
+
+async def connect(user: Any, path: str) -> tuple[WebsocketCommunicator, bool, int | None]:
+    communicator = WebsocketCommunicator(app_for(user), path)
+    connected, code = await communicator.connect()
+    return communicator, connected, code
+
+
+async def at_the_table(user: Any, game_id: int) -> WebsocketCommunicator:
+    """The table page's socket, open and beating as the page's does: what makes a player
+    present (its first heartbeat answered, so the beat was taken)."""
+    socket, connected, _code = await connect(user, f"/ws/games/{game_id}/")
+    assert connected
+    assert (await socket.receive_json_from(timeout=5))["type"] == "state"
+    await socket.send_json_to({"type": "heartbeat"})
+    assert (await socket.receive_json_from(timeout=5))["type"] == "heartbeat"
+    return socket
 
 
 def seat_users(game: Game) -> dict[int, Any]:

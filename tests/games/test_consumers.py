@@ -8,13 +8,11 @@ import random
 
 import pytest
 from asgiref.sync import sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from games import services
 from games.engines import registry
 from games.models import Game
-from games.routing import websocket_urlpatterns
+from tests.games.helpers import connect as connect_to
 from tests.games.helpers import next_human_move, seat_users
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -22,19 +20,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 IDLE_SECONDS = float(os.environ.get("SOCKET_IDLE_SECONDS", "65"))
 
 
-def app_for(user):
-    router = URLRouter(websocket_urlpatterns)
-
-    async def app(scope, receive, send):
-        return await router({**scope, "user": user}, receive, send)
-
-    return app
-
-
 async def connect(user, game_id):
-    communicator = WebsocketCommunicator(app_for(user), f"/ws/games/{game_id}/")
-    connected, code = await communicator.connect()
-    return communicator, connected, code
+    return await connect_to(user, f"/ws/games/{game_id}/")
 
 
 def test_each_seat_gets_only_its_own_view_and_a_fresh_one_after_any_move(started):

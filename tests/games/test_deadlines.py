@@ -12,7 +12,7 @@ from games import services, tasks
 from games.engines import registry
 from games.models import Event, Game, Seat
 from games.services import tables
-from tests.games.helpers import next_human_move
+from tests.games.helpers import next_human_move, seat_users
 from tests.games.worker import Worker, flush_broker, wait_for
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -75,7 +75,7 @@ def test_a_deadline_for_an_old_wait_does_nothing(quick):
     flush_broker()  # no worker runs here: the test applies the deadlines itself
     game = quick("cockroach-poker-royal")
     old_wait = game.wait_seq
-    users = {s.index: s.user for s in Seat.objects.filter(game=game)}
+    users = seat_users(game)
     seat, action = next_human_move(game, random.Random(1))
     services.act(users[seat], game.pk, game.version_for(seat), action)  # the wait moves on
     game = _past_deadline(game)

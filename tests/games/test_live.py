@@ -12,8 +12,6 @@ from datetime import timedelta
 import pytest
 from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
 
@@ -23,25 +21,9 @@ from games import broadcast, consumers, selectors, services
 from games.engines import registry
 from games.errors import GameError
 from games.models import PACE_SECONDS, Event, Game, Pace, PaceSwitch
-from games.routing import websocket_urlpatterns
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import at_the_table, connect, next_human_move, seat_users
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def app_for(user):
-    router = URLRouter(websocket_urlpatterns)
-
-    async def app(scope, receive, send):
-        return await router({**scope, "user": user}, receive, send)
-
-    return app
-
-
-async def connect(user, path):
-    communicator = WebsocketCommunicator(app_for(user), path)
-    connected, code = await communicator.connect()
-    return communicator, connected, code
 
 
 async def until_state(communicator, revision, timeout=5.0):
@@ -324,14 +306,7 @@ def test_live_pace_needs_everyone_at_the_table(started):
     async def propose_with_at_the_table(seats: list[int]) -> str:
         """The first player proposes while these seats have the table open (their sockets
         beating, as the page's do): the refusal's code, or "proposed"."""
-        sockets = []
-        for seat in seats:
-            socket, connected, _ = await connect(users[seat], f"/ws/games/{game.pk}/")
-            assert connected
-            assert (await socket.receive_json_from(timeout=5))["type"] == "state"
-            await socket.send_json_to({"type": "heartbeat"})
-            assert (await socket.receive_json_from(timeout=5))["type"] == "heartbeat"
-            sockets.append(socket)
+        sockets = [await at_the_table(users[seat], game.pk) for seat in seats]
         try:
             await sync_to_async(services.live_propose)(users[0], game.pk)
         except GameError as refused:

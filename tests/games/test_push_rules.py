@@ -8,8 +8,6 @@ import random
 
 import pytest
 from channels.db import database_sync_to_async
-from channels.routing import URLRouter
-from channels.testing import WebsocketCommunicator
 
 from accounts.models import Notification, PushSubscription, User
 from accounts.services import friend_request_send
@@ -17,9 +15,8 @@ from accounts.tasks import send_notification_push
 from games import services
 from games.engines import registry
 from games.models import Game
-from games.routing import websocket_urlpatterns
 from games.services.change import same_wait
-from tests.games.helpers import next_human_move, seat_users, turn_game
+from tests.games.helpers import at_the_table, next_human_move, seat_users, turn_game
 from tests.push_endpoint import PushEndpoint, subscribe
 
 pytestmark = pytest.mark.django_db
@@ -85,18 +82,7 @@ def test_no_push_while_the_table_is_open_in_front_of_the_player(started, endpoin
     player = User.objects.get(pk=note.user_id)
 
     async def push_with_the_table_open() -> str:
-        # the table page's socket, beating as the page does: that is what makes a player present
-        router = URLRouter(websocket_urlpatterns)
-
-        async def app(scope, receive, send):
-            return await router({**scope, "user": player}, receive, send)
-
-        socket = WebsocketCommunicator(app, f"/ws/games/{game.pk}/")
-        connected, _code = await socket.connect()
-        assert connected
-        assert (await socket.receive_json_from(timeout=5))["type"] == "state"
-        await socket.send_json_to({"type": "heartbeat"})
-        assert (await socket.receive_json_from(timeout=5))["type"] == "heartbeat"
+        socket = await at_the_table(player, game.pk)  # what makes a player present
         try:
             return await database_sync_to_async(send_notification_push)(note.pk)
         finally:

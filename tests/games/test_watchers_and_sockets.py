@@ -15,6 +15,7 @@ from django.test import Client
 from accounts.services import friendship_create, user_ban, user_block
 from games import services
 from games.models import Game
+from tests.games.helpers import connect as connect_to
 from tests.games.helpers import next_human_move, seat_users
 from tests.games.test_consumers import connect
 
@@ -72,13 +73,8 @@ def test_a_non_numeric_socket_path_is_refused_not_a_server_error(watched):
     user = game.seats.get(index=0).user
 
     async def scenario():
-        from channels.testing import WebsocketCommunicator
-
-        from tests.games.test_consumers import app_for
-
         for path in ("/ws/games/abc/", "/ws/games/1/x/", "/ws/elsewhere/"):
-            communicator = WebsocketCommunicator(app_for(user), path)
-            connected, code = await communicator.connect()
+            communicator, connected, code = await connect_to(user, path)
             assert not connected and code == 4404, path
             await communicator.disconnect()  # let the refused consumer end cleanly
 
