@@ -94,8 +94,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         default=None,
         help="started tables made per client before the moves phases, played when its game ends "
         "(with none left, a client makes one through the API inside the phase); default: "
-        "0.75 a measured or warm-up second (a Cockroach Poker game lasts ~60 moves, a client "
-        "makes up to ~40 a second)",
+        "1.5 a measured or warm-up second (a Cockroach Poker game lasts ~55 moves, a client "
+        "makes up to ~60 a second)",
     )
     args = parser.parse_args(argv)
     if not 1 <= args.games <= MAX_GAMES:
@@ -105,7 +105,7 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     if not 1 <= args.rounds <= 20:
         parser.error("--rounds must be 1..20")
     if args.spares is None:
-        args.spares = math.ceil(0.75 * args.rounds * (args.seconds + args.warmup))
+        args.spares = math.ceil(1.5 * args.rounds * (args.seconds + args.warmup))
     db = urlsplit(args.database_url)
     if db.scheme not in {"postgres", "postgresql"} or (db.hostname or "127.0.0.1") not in LOOPBACK:
         parser.error("--database-url must be a PostgreSQL database on this machine")
@@ -672,7 +672,10 @@ def cpu_seconds(server_group: int | None) -> dict[str, float]:
                 continue  # gone meanwhile
             command = raw[raw.index("(") + 1 : raw.rindex(")")]
             fields = raw[raw.rindex(")") + 2 :].split()  # fields[0] is stat's third field
-            seconds = (int(fields[11]) + int(fields[12])) / CLOCK_TICKS  # utime, stime
+            # utime, stime, and cutime, cstime: what its children that ended used (the
+            # postmaster reaps backends and autovacuum workers that exit within a phase; without
+            # theirs, PostgreSQL's CPU in a phase could come out negative)
+            seconds = sum(int(f) for f in fields[11:15]) / CLOCK_TICKS
             if server_group is not None and int(fields[2]) == server_group:
                 used["server"] += seconds
             elif command.startswith("postgres"):
