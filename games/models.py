@@ -100,6 +100,9 @@ class Game(models.Model):
     # When the current wait's 80 % reminder is due (set with its deadline; cleared once sent):
     # the reminder sweep reads only the games due, through a partial index.
     remind_at = models.DateTimeField(null=True, blank=True)
+    # The bots' next moment of their own (games/services/bot_time.py): when one of them may
+    # answer a window or make an aside, as a change of its own, never inside another's.
+    bots_at = models.DateTimeField(null=True, blank=True)
     # The sweeper's bookkeeping for a deadline that failed: retried with backoff, shown to staff.
     sweep_failures = models.PositiveSmallIntegerField(default=0)
     sweep_after = models.DateTimeField(null=True, blank=True)
@@ -123,6 +126,9 @@ class Game(models.Model):
             models.Index(fields=["status", "-created_at"], name="game_status_created"),
             models.Index(
                 fields=["remind_at"], condition=Q(remind_at__isnull=False), name="game_remind_due"
+            ),
+            models.Index(
+                fields=["bots_at"], condition=Q(bots_at__isnull=False), name="game_bots_due"
             ),
         ]
 

@@ -36,6 +36,7 @@ GAME_WRITTEN = (
     "seed",
     "deadline_at",
     "remind_at",
+    "bots_at",
     "wait_mask",
     "wait_seq",
     "wait_kind",

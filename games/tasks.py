@@ -6,6 +6,8 @@ them), so a slow mail server never delays a deadline.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from celery import shared_task
 
 from games import services
@@ -21,6 +23,12 @@ def sweep_expired_deadlines() -> int:
 def apply_deadline(game_id: int, wait_seq: int) -> bool:
     """Fast path for short waits; does nothing if the game has moved on to another wait."""
     return services.apply_deadline(game_id, wait_seq)
+
+
+@shared_task(acks_late=True, ignore_result=True, soft_time_limit=25, time_limit=30)
+def bot_moment(game_id: int, at: str) -> bool:
+    """Fast path for a bots' moment that is soon; does nothing once the game drew another."""
+    return services.apply_bot_moment(game_id, datetime.fromisoformat(at))
 
 
 @shared_task(acks_late=True, ignore_result=True, soft_time_limit=55, time_limit=60)

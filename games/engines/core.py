@@ -168,6 +168,9 @@ class Engine(Protocol):
     start_option: str  # the setup option that names the starting seat
     name: str
     rules_version: int
+    # Whether bots make out-of-turn moves of their own (``bot_aside``): the platform then
+    # gives them moments of their own to make them (games/services/bot_time.py).
+    bot_asides: bool
     min_players: int
     max_players: int
 
@@ -244,8 +247,9 @@ def aside_from_view(
     engine: Engine, state: State, seat: int, rng: random.Random, aside: Aside
 ) -> Action | None:
     """``engine.bot_aside``: an out-of-turn move a bot makes on its own initiative (a sleeve
-    cheat, an accusation), or None. The platform asks every bot at every change, whoever's
-    turn it is, so the moment of a bot's secret move says nothing about which bot made it."""
+    cheat, an accusation), or None. The platform asks at the bots' own moments, random times
+    whoever's turn it is, each a change of its own as a person's move is, so neither the
+    moment nor the shape of a bot's secret move says which seat made it."""
     legal = engine.legal_actions(state, seat)
     if not legal:
         return None

@@ -34,7 +34,7 @@ from games.engines import registry
 from games.engines.core import Action, Engine, State, Waiting
 from games.errors import GameNotFound, StaleVersion
 from games.models import Event, Game, Invitation, Seat
-from games.services import notify, records
+from games.services import bot_time, notify, records
 
 log = logging.getLogger(__name__)
 
@@ -44,11 +44,6 @@ BOT_CHUNK = 200
 # Waits of this length or less also get a countdown task; the sweeper is the source of truth
 # (long countdowns are a trap with the Redis broker's visibility timeout).
 FAST_PATH_SECONDS = 300
-# In a window humans still owe, each bot answers at each opportunity with this chance:
-# a human-like delay, so people can still win a race or a slap against bots.
-BOT_WINDOW_EAGERNESS = 0.5
-# Each bot's chance, at each change the table sees, to make an aside (see GameChange._asides).
-BOT_ASIDE_CHANCE = 0.2
 
 
 def same_wait(before: Waiting | None, after: Waiting) -> bool:
@@ -139,6 +134,7 @@ class GameChange:
         self.wait_opened = False
         self.movers: set[int] = set()
         self.bots_pending = False
+        self._moment_taken = False
         self._deadline: datetime | bool | None = False  # False: keep or derive; else: set
 
     # --- what callers do -------------------------------------------------------------------
@@ -213,14 +209,13 @@ class GameChange:
         return self.state is not None and self.engine.result(self.state) is not None
 
     def settle_bots(self, everyone: bool = False, rng: random.Random | None = None) -> None:
-        """Applies the moves bots owe now (``everyone``: every owing bot answers, as at a
-        deadline), then offers every bot an aside (see ``_asides``). At most BOT_CHUNK moves:
-        the rest is left to the next change (``bots_pending``)."""
+        """Applies the moves bots owe now: their turns, and a window once no person owes it
+        (``everyone``: every owing bot answers, as at a deadline). A window people still owe
+        and the bots' asides wait for the bots' own moment (``take_bot_moment``). At most
+        BOT_CHUNK moves: the rest is left to the next change (``bots_pending``)."""
         rng = rng or random.Random()
         budget = [BOT_CHUNK]
         self._owed_bot_moves(everyone, rng, budget)
-        if self._asides(rng, budget):
-            self._owed_bot_moves(everyone, rng, budget)
         self.bots_pending = (
             budget[0] <= 0
             and not self.over()
@@ -236,32 +231,32 @@ class GameChange:
             owed = [s for s in self.waiting.seats if s in bots]
             if not owed:
                 return
-            humans_owe = any(s not in bots for s in self.waiting.seats)
-            if self.waiting.kind == "window" and not everyone and humans_owe:
-                owed = [s for s in owed if rng.random() < BOT_WINDOW_EAGERNESS]
-                if not owed:
-                    return
+            if not everyone and bot_time.owed_window(self.waiting, bots):
+                return  # people still owe it: the bots answer at their own moment
             seat = rng.choice(owed)
             self.apply(seat, self.engine.bot_action(self.state, seat, rng), Event.Reason.BOT)
             budget[0] -= 1
 
-    def _asides(self, rng: random.Random, budget: list[int]) -> bool:
-        """Every bot, whoever's turn it is and whether or not it just moved, may make an
-        out-of-turn move of its own (a sleeve cheat) with the same chance at every change, so
-        the moment of a bot's secret move tells nobody which bot made it. Only in changes the
-        whole table sees anyway: an aside must not make a secret answer observable."""
-        if self.state is None or self.over() or self._observers() is not None:
+    def take_bot_moment(self, rng: random.Random) -> bool:
+        """The bots' moment (games/services/bot_time.py), a change of its own: one bot, drawn
+        at random among those with something to do, answers the window it owes or makes an
+        aside; then the bots settle what that leaves them owing. False: none had anything."""
+        self._moment_taken = True
+        if self.state is None or self.over() or self.waiting is None:
             return False
-        applied = False
+        owing = set(self.waiting.seats) if self.waiting.kind == "window" else set()
         for seat in rng.sample(sorted(self.bots()), len(self.bots())):
-            if budget[0] <= 0 or self.over() or rng.random() >= BOT_ASIDE_CHANCE:
+            if seat in owing:
+                action = self.engine.bot_action(self.state, seat, rng)
+            elif self.engine.bot_asides:
+                action = self.engine.bot_aside(self.state, seat, rng)
+            else:
                 continue
-            action = self.engine.bot_aside(self.state, seat, rng)
             if action is not None:
                 self.apply(seat, action, Event.Reason.BOT)
-                budget[0] -= 1
-                applied = True
-        return applied
+                self.settle_bots(rng=rng)
+                return True
+        return False
 
     def reopen_wait(self) -> None:
         """The current wait starts afresh (a seat comes back to it): a new wait number, its
@@ -285,7 +280,11 @@ class GameChange:
     def _write(self) -> None:
         game = self.game
         if not self._events and not self._visible:
-            return  # nothing happened: no write, no ping
+            # nothing happened: no write, no ping; only a bots' moment that found nothing to
+            # do draws the next one, which nobody observes
+            if self._settle_bots_moment():
+                Game.objects.filter(pk=game.pk).update(bots_at=game.bots_at)
+            return
         observers = self._observers()
         self._advance_marks(observers)
         game.state = self.state
@@ -304,6 +303,7 @@ class GameChange:
         elif game.status != Game.Status.ACTIVE:
             game.deadline_at = None
             game.remind_at = None
+        self._settle_bots_moment()
         # Who the wait still waits on changes with every answer inside a window, too.
         game.wait_mask = (
             sum(1 << s for s in self.waiting.seats)
@@ -420,6 +420,30 @@ class GameChange:
             if seconds <= FAST_PATH_SECONDS:
                 game_id, wait_seq = game.pk, game.wait_seq
                 transaction.on_commit(lambda: schedule_deadline(game_id, wait_seq, seconds))
+
+    def _settle_bots_moment(self) -> bool:
+        """The game's next bots' moment (bot_time.next_moment), with its countdown when it is
+        soon; True when it changed."""
+        game = self.game
+        before = game.bots_at
+        game.bots_at = bot_time.next_moment(
+            game,
+            self.engine,
+            self.waiting if game.status == Game.Status.ACTIVE and not self.over() else None,
+            self.seats,
+            self.now,
+            current=None if self._moment_taken else before,
+            window_opened=self.wait_opened,
+            rng=random.Random(),
+        )
+        if game.bots_at == before:
+            return False
+        if game.bots_at is not None:
+            at, seconds = game.bots_at, max(0.0, (game.bots_at - self.now).total_seconds())
+            if seconds <= FAST_PATH_SECONDS:
+                game_id = game.pk
+                transaction.on_commit(lambda: bot_time.schedule(game_id, at, seconds))
+        return True
 
     def _set_wait_fields(self, waiting: Waiting) -> None:
         game = self.game

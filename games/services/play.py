@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass, field
+from datetime import datetime
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -84,6 +85,19 @@ def apply_deadline(game_id: int, wait_seq: int | None = None) -> bool:
             return False
         _time_out(change)
     return True
+
+
+def apply_bot_moment(game_id: int, at: datetime | None = None) -> bool:
+    """The bots' moment that is due (games/services/bot_time.py); ``at``: only that one (a
+    countdown task's, which does nothing once the game has drawn another). True when a bot
+    acted."""
+    with GameChange(game_id) as change:
+        due = change.game.bots_at
+        if change.game.status != Game.Status.ACTIVE or due is None or due > change.now:
+            return False
+        if at is not None and at != due:
+            return False
+        return change.take_bot_moment(random.Random())
 
 
 def _time_out(change: GameChange) -> None:

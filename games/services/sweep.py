@@ -16,7 +16,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Game
-from games.services.play import apply_deadline
+from games.services.play import apply_bot_moment, apply_deadline
 
 log = logging.getLogger(__name__)
 
@@ -26,10 +26,11 @@ SWEEP_BUDGET_SECONDS = 45.0  # less than the beat's expiry: a sweep never overla
 
 
 def due_games():
+    """Active games with a deadline or a bots' moment due."""
     now = timezone.now()
-    return Game.objects.filter(status=Game.Status.ACTIVE, deadline_at__lte=now).filter(
-        Q(sweep_after__isnull=True) | Q(sweep_after__lte=now)
-    )
+    return Game.objects.filter(
+        Q(deadline_at__lte=now) | Q(bots_at__lte=now), status=Game.Status.ACTIVE
+    ).filter(Q(sweep_after__isnull=True) | Q(sweep_after__lte=now))
 
 
 def backoff(failures: int) -> timedelta:
@@ -56,7 +57,9 @@ def sweep_due(budget_seconds: float = SWEEP_BUDGET_SECONDS) -> int:
                 break
             seen.add(game_id)
             try:
-                applied += apply_deadline(game_id)  # its own savepoint: a failure rolls back
+                # each its own savepoint: a failure rolls back
+                applied += apply_deadline(game_id)
+                apply_bot_moment(game_id)
             except Exception:
                 log.exception("deadline of game %s failed", game_id)
                 _record_failure(game_id)

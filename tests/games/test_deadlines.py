@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import time
+from datetime import timedelta
 
 import pytest
 from django.utils import timezone
@@ -123,6 +124,40 @@ def test_killing_and_restarting_the_worker_loses_no_deadline(quick, tmp_path):
         assert Event.objects.filter(game=game, reason="timeout").count() == 1
     finally:
         second.stop()
+
+
+def test_the_worker_gives_the_bots_their_own_moment_on_time(alice, monkeypatch, tmp_path):
+    """A Mogel Motte table with two bots: their first moment (an aside, within a turn's span)
+    is drawn at the start; the worker's countdown task takes it, never early. The beat's sweep
+    is slowed to an hour here: only the fast path can."""
+    monkeypatch.setattr(tables, "MIN_MOVE_SECONDS", 1)
+    flush_broker()
+    worker = Worker(tmp_path, sweep_seconds=3600)
+    worker.start()
+    try:
+        game = services.game_create(
+            alice,
+            engine="mogel-motte",
+            seats=3,
+            bots=2,
+            pace="custom",
+            move_seconds=2 * SHORT,
+            window_seconds=SHORT,
+        )
+        game = services.game_start(alice, game.pk)
+        game.refresh_from_db()
+        first = game.bots_at
+        assert first is not None and first <= game.started_at + timedelta(seconds=2 * SHORT)
+
+        def taken() -> bool:
+            return Game.objects.values_list("bots_at", flat=True).get(pk=game.pk) != first
+
+        assert wait_for(taken, timeout=2 * SHORT + 15), worker.log_path.read_text()[-2000:]
+        assert timezone.now() >= first  # never early
+        log = worker.log_path.read_text()
+        assert "games.tasks.bot_moment" in log and "succeeded" in log, log[-2000:]
+    finally:
+        worker.stop()
 
 
 def test_three_consecutive_timeouts_hand_the_seat_to_the_bot_and_the_game_goes_on(started):

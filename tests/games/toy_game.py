@@ -35,6 +35,7 @@ class Pebbles(LegalFromList):
     slug = SLUG
     start_option = "first_seat"
     name = "Pebbles"
+    bot_asides = False
     rules_version = 1
     min_players = 2
     max_players = 3

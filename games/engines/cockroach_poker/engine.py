@@ -53,6 +53,7 @@ class CockroachPokerRoyal:
     # The option naming who starts; the table's creator may pick it (a [D] of the rules).
     start_option = rules.START_OPTION
     name = "Cockroach Poker Royal"
+    bot_asides = False
     min_players = 2
     max_players = 6
 

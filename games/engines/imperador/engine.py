@@ -91,6 +91,7 @@ class ImperadorEngine(LegalFromList):
     # The option naming who starts; the table's creator may pick it (a [D] of the rules).
     start_option = START_OPTION
     name = "Imperador"
+    bot_asides = False
     min_players = 3
     max_players = 6
 

@@ -86,6 +86,7 @@ class MogelMotte(LegalFromList):
     # The option naming who starts; the table's creator may pick it (a [D] of the rules).
     start_option = START_OPTION
     name = "Mogel Motte"
+    bot_asides = True  # sleeve cheats and accusations
     min_players = 3
     max_players = 5
 
