@@ -39,12 +39,23 @@
     part.insertBefore(note, part.firstChild);
   }
 
+  // A kept part takes the new render's idempotency keys: a key names one move, and the same
+  // buttons in the next window make another (same signature, same forms: keys pair in order).
+  function freshKeys(oldPart, newPart) {
+    var keys = newPart.querySelectorAll('input[name="key"]');
+    Array.prototype.forEach.call(oldPart.querySelectorAll('input[name="key"]'), function (input, i) {
+      if (keys[i]) input.value = keys[i].value;
+    });
+  }
+
   function swapMoves(oldPart, newPart) {
     // Keep every action group whose signature did not change: the very same nodes, with the
     // player's selection in them.
     Array.prototype.forEach.call(newPart.querySelectorAll("[data-live]"), function (fresh) {
       var old = oldPart.querySelector('[data-live="' + fresh.dataset.live + '"]');
-      if (old && old.dataset.sig === fresh.dataset.sig) fresh.replaceWith(old);
+      if (!old || old.dataset.sig !== fresh.dataset.sig) return;
+      freshKeys(old, fresh);
+      fresh.replaceWith(old);
     });
     var affected = Array.prototype.some.call(oldPart.querySelectorAll("[data-touched]"), function (old) {
       return !newPart.contains(old);
@@ -61,7 +72,8 @@
     if (rev < revision) return; // an answer older than what we show
     topParts(fresh).forEach(function (part) {
       var old = root.querySelector('[data-live="' + part.dataset.live + '"]');
-      if (!old || old.dataset.sig === part.dataset.sig) return;
+      if (!old) return;
+      if (old.dataset.sig === part.dataset.sig) { freshKeys(old, part); return; }
       var node = document.importNode(part, true);
       if (part.dataset.live === "moves") swapMoves(old, node);
       else old.replaceWith(node);

@@ -12,8 +12,9 @@ from typing import Any
 
 import pytest
 
+from games import services
 from games.engines import registry
-from games.models import Game
+from games.models import Event, Game
 from tests.games.worker import wait_for
 from tests.journeys.drive import (
     AnyOf,
@@ -88,3 +89,57 @@ def test_an_imperador_turn_with_the_show_of_hands_in_three_pages(make_user, sign
     for seat, page in pages.items():
         wait_revision(page, game.revision_for(seat))
     shoot(pages[game.state["emperor"]], JOURNEY, "04-next-turn")
+
+
+def test_show_of_hands_answered_in_window_after_window_against_bots(
+    make_user, signed_in_page, stack
+):
+    """One player and two bots: the player's answer closes a show of hands, the bot emperor
+    plays its turn out and announces again in the same change, and the page swaps the new
+    window in keeping the very same buttons. Each answer is a move of its own (a fresh
+    idempotency key), recorded every time: the kept forms once reused the last window's key,
+    and the next answer was refused as "already recorded" while nothing was."""
+    engine = registry.get(ENGINE)
+    player = make_user("sol")
+    game = in_thread(
+        lambda: Game.objects.get(
+            pk=services.game_start(
+                player, services.game_create(player, engine=ENGINE, seats=3, bots=2).pk
+            ).pk
+        )
+    )
+    seat = game.seats.get(user=player).index
+    page = signed_in_page(player)
+    page.goto(f"{stack.base}/games/{game.pk}/")
+
+    def answers() -> int:
+        return Event.objects.filter(game=game, actor=player, action__type="hand").count()
+
+    answered = 0
+    for _step in range(120):
+        game.refresh_from_db()
+        if game.status != Game.Status.ACTIVE or answered >= 4:
+            break
+        waiting = engine.waiting_for(game.state)
+        if seat not in waiting.seats:
+            # the bots' moment in a window, a bot's turn: they come on their own
+            wait_for(
+                lambda: Game.objects.get(pk=game.pk).revision_for(seat) > game.revision_for(seat),
+                30,
+            )
+            continue
+        wait_revision(page, game.revision_for(seat))
+        if game.state["phase"] == "hands":
+            before = answers()
+            click_move(page, "hand", choice="down")
+            assert wait_for(lambda n=before: answers() == n + 1, 10), _messages_of(page)
+            answered += 1
+            continue
+        action = engine.legal_actions(game.state, seat)[0]
+        move(page, action["type"], **_fields(game.state, action))
+    assert answered >= 4 or game.status != Game.Status.ACTIVE
+    assert answered >= 2
+
+
+def _messages_of(page: Any) -> str:
+    return " | ".join(page.locator(".messages").all_inner_texts())
