@@ -288,3 +288,32 @@ def test_a_cockroach_player_left_with_special_cards_only_loses_in_words():
         "cockroach-poker-royal", {"kind": "game_over", "data": data}, ["Anouk", "Bertil", "Cosima"]
     )
     assert "held only special cards" in text and "Anouk lost" in text
+
+
+def test_a_caught_cheat_no_longer_asks_the_new_guard_to_accuse(started, named):
+    """Bob slips a card up his sleeve; the guard's board says someone is fidgeting and asks
+    it to accuse. The guard catches him: the card is back in the open, bob is the guard now,
+    and nobody's board speaks of fidgeting any more (it asked bob to accuse nobody)."""
+    engine = registry.get("mogel-motte")
+    game = started("mogel-motte")
+    users = seat_users(game)
+    guard = game.state["guard"]
+    cheater = next(s for s in users if s != guard)
+    card = next(a for a in engine.legal_actions(game.state, cheater) if a["type"] == "cheat")
+    services.act(users[cheater], game.pk, game.version_for(cheater), card)
+    game.refresh_from_db()
+    fidgeting = "Someone is fidgeting under the table"
+    asked = "You are the guard: accuse before the card falls."
+    html, _ = page_for(users[guard], game)
+    assert fidgeting in text_of(board_area(html)) and asked in text_of(board_area(html))
+    accuse = next(
+        a
+        for a in engine.legal_actions(game.state, guard)
+        if a["type"] == "accuse" and a["target"] == cheater
+    )
+    services.act(users[guard], game.pk, game.version_for(guard), accuse)
+    game.refresh_from_db()
+    assert game.state["guard"] == cheater  # caught: the cheater guards now
+    for seat, user in users.items():
+        board = text_of(board_area(page_for(user, game)[0]))
+        assert fidgeting not in board and asked not in board, (seat, board)

@@ -19,6 +19,16 @@ ICONS = {C.ANT: "🐜", C.COCKROACH: "🪳", C.MOSQUITO: "🦟", C.SPIDER: "🕷
 ORDER = {kind: i for i, kind in enumerate(C.KINDS)}
 
 
+def open_fidgets(view: Mapping[str, Any]) -> int:
+    """The fidget notices whose card may still be up a sleeve: those still catchable, less the
+    one a right accusation after them caught (public: the card came back in the open). Only
+    the last accusation is in the view; several right ones in one turn leave a notice shown."""
+    fidgets = view.get("fidgets") or []
+    last = view.get("last_accusation")
+    caught = bool(last and last["right"] and any(f["n"] <= last["after_fidget"] for f in fidgets))
+    return max(0, len(fidgets) - caught)
+
+
 class MogelMotte(Presentation):
     slug = ENGINE.slug
     art = card_art
@@ -58,7 +68,7 @@ class MogelMotte(Presentation):
     }
 
     def opens(self, kind: str, view: Mapping[str, Any]) -> bool:
-        return kind == "accuse" and bool(view.get("fidgets"))  # a card may be up a sleeve now
+        return kind == "accuse" and open_fidgets(view) > 0  # a card may be up a sleeve now
 
     def card_name(self, card: Any) -> str:
         if isinstance(card, dict) and card.get("kind") == C.NUMBER and is_seat(card.get("value")):
@@ -91,6 +101,7 @@ class MogelMotte(Presentation):
             key=lambda v: -((v - top) % 5),
         )
         return {
+            "open_fidgets": open_fidgets(view),
             # the cards the seat may play now, as its legal actions say
             "playable": {a["card"] for a in legal if a.get("type") == "play" and "card" in a},
             "next": after,
