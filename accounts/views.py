@@ -14,6 +14,7 @@ from django.templatetags.static import static
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
+from django.views import i18n
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
@@ -31,6 +32,21 @@ from accounts.models import (
 
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
+
+
+@require_POST
+def set_language(request: HttpRequest) -> HttpResponse:
+    """Django's language switch (the cookie), and for a signed-in player also their preferred
+    language: their notices and emails are written in it, not only their pages."""
+    response = i18n.set_language(request)
+    code = request.POST.get("language", "")
+    if (
+        request.user.is_authenticated
+        and code in dict(settings.LANGUAGES)
+        and code != request.user.language
+    ):
+        services.profile_update(request.user, language=code)
+    return response
 
 
 @require_GET

@@ -8,6 +8,8 @@ from games.api import api
 urlpatterns = [
     path("", account_views.home, name="home"),
     path("favicon.ico", account_views.favicon, name="favicon"),
+    # before Django's own: the same switch, remembered in a signed-in player's profile
+    path("i18n/setlang/", account_views.set_language),
     path("i18n/", include("django.conf.urls.i18n")),
     path("admin/", admin.site.urls),
     path("accounts/", include("allauth.urls")),

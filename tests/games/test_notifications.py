@@ -378,3 +378,31 @@ def test_a_turn_email_is_skipped_once_its_wait_is_over_or_its_notice_read(starte
     notifications.mark_read(waited, [fresh.pk])
     assert send_notification_email(fresh.pk) == "skip", "read in the app already"
     assert mail.outbox == []
+
+
+def test_the_language_chosen_in_the_header_is_the_one_of_a_players_notices(started, trio):
+    """Alice picks Persian in the header's menu (not in her profile): her next turn notice is
+    written in Persian too. The menu used to set only the cookie, so her notices and emails
+    stayed English inside Persian pages."""
+    alice = trio[0]
+    client = Client()
+    client.force_login(alice)
+    answer = client.post("/i18n/setlang/", {"language": "fa", "next": "/"})
+    assert answer.status_code == 302
+    alice.refresh_from_db()
+    assert alice.language == "fa"
+    game = started("cockroach-poker-royal")
+    users = seat_users(game)
+    rng = random.Random(2)
+    for _move in range(40):
+        game.refresh_from_db()
+        notice = Notification.objects.filter(user=alice, kind=Notification.Kind.YOUR_TURN).first()
+        if notice is not None:
+            break
+        seat, action = next_human_move(game, rng)
+        services.act(users[seat], game.pk, game.version_for(seat), action)
+    assert notice is not None
+    assert re.search("[\u0600-\u06ff]", notice.text), notice.text  # Persian letters
+    # bob, who chose nothing, still reads English
+    bob_notice = Notification.objects.filter(user=trio[1]).first()
+    assert bob_notice is None or not re.search("[\u0600-\u06ff]", bob_notice.text)
