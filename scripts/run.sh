@@ -9,6 +9,8 @@ scripts/venv.sh
 export DJANGO_SETTINGS_MODULE="${DJANGO_SETTINGS_MODULE:-config.settings.local}"
 HOST="${HOST:-127.0.0.1}"
 PORT="${PORT:-8000}"
+# the address in emails (game links, unsubscribe): where this run serves, unless set
+export SITE_URL="${SITE_URL:-http://$HOST:$PORT}"
 mkdir -p var/celery-broker var/celery-processed var/celery-control
 if command -v msgfmt >/dev/null 2>&1 && [ -d locale ]; then
   .venv/bin/python manage.py compilemessages --ignore=.venv -v 0
