@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from django.utils import translation
 
 from games.catalog import registry as catalog
 from games.catalog.base import GENERIC_BOARD, Presentation
@@ -166,3 +167,22 @@ def test_board_highlights_come_from_the_seats_legal_actions(started):
         playable = {a["card"] for a in legal if a["type"] == "play"}
         assert hand.count(" playable") == len(playable), seat
         assert hand.count('class="card ') == len(engine.view(game.state, seat)["you"]["hand"])
+
+
+@pytest.mark.parametrize(
+    ("lang", "one", "two"),
+    [
+        ("en", "Anouk discards a fox.", "Anouk and Bertil discard a fox each."),
+        ("fr", "Anouk se défausse d’un renard.", "se défaussent chacun d’un renard."),
+        ("pt", "Anouk descarta uma raposa.", "descartam uma raposa cada."),
+    ],
+)
+def test_shedding_foxes_agrees_with_the_number_of_players(lang, one, two):
+    """One player sheds a fox in the singular ("Alice discard a fox." was read at a table)."""
+    imperador = catalog.get("imperador")
+    names = ["Anouk", "Bertil", "Cosima"]
+    with translation.override(lang):
+        alone = imperador.sentence({"kind": "foxes_shed", "data": {"seats": [0]}}, names)
+        both = imperador.sentence({"kind": "foxes_shed", "data": {"seats": [0, 1]}}, names)
+    assert alone == one
+    assert two in both and "Bertil" in both

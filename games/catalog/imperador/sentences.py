@@ -182,7 +182,10 @@ def _emperor_passed(d: dict[str, Any], w: Words) -> str:
 
 
 def _foxes_shed(d: dict[str, Any], w: Words) -> str:
-    return _("%(names)s discard a fox.") % {"names": w.names(d.get("seats"))}
+    seats = d.get("seats") if isinstance(d.get("seats"), list) else []
+    return ngettext("%(names)s discards a fox.", "%(names)s discard a fox each.", len(seats)) % {
+        "names": w.names(seats)
+    }
 
 
 def _sheep_taken(d: dict[str, Any], w: Words) -> str:
