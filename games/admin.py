@@ -274,6 +274,7 @@ class GameAdmin(ReadOnlyModelAdmin):
     )
     readonly_fields = (
         "players",
+        "public_version",
         "waiting_for",
         "result_json",
         "state_json",
@@ -287,7 +288,22 @@ class GameAdmin(ReadOnlyModelAdmin):
         fieldsets = super().get_fieldsets(request, obj)
         if request.user.has_perm(EVENT_PERMISSION):
             return fieldsets
-        return fieldsets[:-1]  # the seed, the state and the full log show every hidden card
+        # the seed, the state and the full log show every hidden card; the version counts the
+        # secret answers too (who has answered a window): the table's public one instead
+        (name, options), *rest = fieldsets[:-1]
+        fields = tuple("public_version" if f == "version" else f for f in options["fields"])
+        return ((name, {**options, "fields": fields}), *rest)
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        shown = super().get_list_display(request)
+        if request.user.has_perm(EVENT_PERMISSION):
+            return shown
+        return tuple("public_version" if f == "version" else f for f in shown)
+
+    @admin.display(description=_("version"))
+    def public_version(self, game: Game) -> int:
+        """What a spectator's page counts: the public rows only."""
+        return game.version_for(None)
 
     def get_urls(self) -> list:
         view = self.admin_site.admin_view(self.full_log_view)
@@ -306,7 +322,9 @@ class GameAdmin(ReadOnlyModelAdmin):
             return "—"
         waiting = registry.get(game.engine, game.rules_version).waiting_for(game.state)
         kind = f"{waiting.kind} {waiting.window}" if waiting.window else waiting.kind
-        seats = ", ".join(str(s) for s in waiting.seats)
+        # the seats asked, as the table is told: who of them still owes a secret answer is
+        # hidden information (the state, for staff who may read it)
+        seats = ", ".join(str(s) for s in waiting.shown)
         return f"{kind} ({_('seats')} {seats})"
 
     @admin.display(description=_("result"))

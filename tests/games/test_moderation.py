@@ -3,9 +3,11 @@ players report each other from a table; the full event log is for staff only."""
 
 from __future__ import annotations
 
+import difflib
 import html
 import json
 import random
+import re
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -18,7 +20,7 @@ from games import broadcast, services
 from games.engines import registry
 from games.errors import GameError
 from games.models import Event, Game, Invitation, Report, Seat
-from tests.games.helpers import assert_replays
+from tests.games.helpers import assert_replays, seat_users
 
 pytestmark = pytest.mark.django_db
 
@@ -477,3 +479,54 @@ def test_reports_are_resolved_and_dismissed_through_the_admin(as_admin, started,
     assert reverse("admin:accounts_user_change", args=[bob.pk]) in page
     listing = as_admin.get(reverse("admin:games_report_changelist"), {"status__exact": "open"})
     assert list(listing.context["cl"].result_list) == []
+
+
+def test_staff_without_the_event_permission_cannot_tell_who_answered_a_secret_window(
+    started, make_user
+):
+    """In Imperador's show of hands the answers are secret until everyone has given one. Staff
+    who may not read hidden information see the game page (and the list) exactly as before a
+    player answered: the seats asked, not the ones still owing; the public version, not the
+    total that counts secret answers."""
+    engine = registry.get("imperador")
+    game = started("imperador")
+    users = seat_users(game)
+    for _move in range(10):  # the emperor announces: the show of hands opens
+        waiting = engine.waiting_for(game.state)
+        if waiting.window == "hands":
+            break
+        (seat,) = waiting.seats
+        action = engine.legal_actions(game.state, seat)[0]
+        services.act(users[seat], game.pk, game.version_for(seat), action)
+        game.refresh_from_db()
+    assert waiting.window == "hands" and len(waiting.seats) >= 2
+    staff = make_user("helper", is_staff=True)
+    staff.user_permissions.add(
+        Permission.objects.get(codename="view_game"), Permission.objects.get(codename="view_seat")
+    )
+    client = Client()
+    client.force_login(staff)
+
+    def pages() -> list[str]:
+        urls = [
+            reverse("admin:games_game_change", args=[game.pk]),
+            reverse("admin:games_game_changelist"),
+        ]
+        return [
+            re.sub(r'csrfmiddlewaretoken" value="[^"]*"', "", client.get(u).content.decode())
+            for u in urls
+        ]
+
+    before = pages()
+    answering = waiting.seats[0]
+    services.act(
+        users[answering], game.pk, game.version_for(answering), {"type": "hand", "choice": "down"}
+    )
+    game.refresh_from_db()
+    assert answering not in engine.waiting_for(game.state).seats  # it did answer
+    assert game.version > game.version_for(None)  # ... in secret
+    after = pages()
+    for old, new in zip(before, after, strict=True):
+        assert old == new, "\n".join(
+            difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="")
+        )
