@@ -375,11 +375,11 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
     legal = selectors.game_payload(game, request.user)["legal_actions"] if seat is not None else []
     action = presenters.action_from_post(request.POST, legal)
     try:
-        version = int(request.POST.get("version", ""))
+        version: int | None = int(request.POST.get("version", ""))
     except ValueError:
-        version = -1
+        version = None  # a broken or forged form, not a page the game moved on from
     try:
-        if action is None and version == game.version_for(seat):
+        if version is None or (action is None and version == game.version_for(seat)):
             raise GameError(_("That move is not possible now."), "not_legal")
         if action is None:
             raise StaleVersion(game.version_for(seat))

@@ -469,6 +469,29 @@ def test_a_move_url_opened_by_get_goes_back_to_its_table(started):
     assert response["Location"] == reverse("games:table", args=[game.pk])
 
 
+@pytest.mark.parametrize("version", [None, "", "abc"])
+def test_a_move_form_without_a_version_is_not_possible_not_stale(started, version):
+    """A broken or forged move form (no version, or not a number) is refused as not possible,
+    not as "the game moved on", which it did not; the game is unchanged."""
+    game = started()
+    seat, user = next(iter(seat_users(game).items()))
+    action = registry.get(game.engine).legal_actions(game.state, seat)
+    fields = form_fields(action[0], game.version_for(seat), "k1") if action else {}
+    if version is None:
+        fields.pop("version", None)
+    else:
+        fields["version"] = version
+    client = Client()
+    client.force_login(user)
+
+    response = client.post(reverse("games:act", args=[game.pk]), fields, follow=True)
+
+    text = response.content.decode()
+    assert "That move is not possible now." in text
+    assert "moved on since you loaded it" not in text
+    assert Game.objects.get(pk=game.pk).version == game.version
+
+
 def test_the_api_invites_more_and_leaves_before_the_start_with_clear_errors(trio, make_user):
     alice, bob, _carol = trio
     dave = make_user("dave")
