@@ -13,6 +13,10 @@ from games.engines.core import Action
 
 HONEST = 0.45  # how often the bot tells the truth when it can
 RETURN_RISK = 0.35  # rough chance a card the bot gives away comes back to it
+# The noise on an offer's score: enough that a player nobody threatens yet is offered cards
+# too (with less, five bots kept offering among themselves and a person with an empty row sat
+# out one game in four at six seats: nobody's row was worth filling but the most at risk).
+OFFER_SPREAD = 3.0
 SPECIAL_COST = 4.0  # taking a special card means naming cards into one's own row
 UNKNOWN_PENALTY_COST = 3.0
 
@@ -98,7 +102,7 @@ def _offer(v: dict[str, Any], seat: int, rng: random.Random) -> Action:
             if to == seat:
                 continue
             harm = cost(card["kind"], to)
-            score = 0.5 * min(harm, 50.0) - RETURN_RISK * back + rng.random()
+            score = 0.5 * min(harm, 50.0) - RETURN_RISK * back + OFFER_SPREAD * rng.random()
             options.append((score, (card, to)))
     card, to = _best(options, rng)
     return {"type": "offer", "card": card["id"], "to": to, "claim": _claim_for(card["kind"], rng)}
