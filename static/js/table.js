@@ -168,6 +168,7 @@
   }, true);
   root.addEventListener("submit", function (e) {
     var form = e.target;
+    if (form.dataset.native) { delete form.dataset.native; return; } // the browser sends it
     if (Date.now() - lastSwap < GUARD_MS) { e.preventDefault(); return; }
     // a form that asks first (Cancel): confirm() here stands for the server's confirmation page
     if (form.dataset.confirm) {
@@ -188,7 +189,16 @@
     Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = true; });
     fetch(form.action, { method: "POST", body: data, credentials: "same-origin" })
       .then(function (r) {
-        if (new URL(r.url).pathname !== location.pathname) { location.href = r.url; return null; }
+        var path = new URL(r.url).pathname;
+        if (path === root.dataset.login) {
+          // Signed out meanwhile: the browser posts the move itself, so that the server keeps
+          // it and the sign-in page it opens says why (this fetch has read that message).
+          Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = false; });
+          form.dataset.native = "1";
+          if (form.requestSubmit) form.requestSubmit(e.submitter || undefined); else form.submit();
+          return null;
+        }
+        if (path !== location.pathname) { location.href = r.url; return null; }
         return r.text();
       })
       .then(function (html) {

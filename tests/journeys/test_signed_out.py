@@ -1,0 +1,31 @@
+"""Journey: signed out while choosing a move (the session ended in another tab). Pressing the
+move's button opens the sign-in page, which says why: the move waits at the table. With the
+page's script the fetch used to read that message on its way, and the sign-in page came up
+saying nothing."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.sessions.models import Session
+
+from games.engines import registry
+from tests.journeys.drive import click_move, friends_at_a_started_table, in_thread
+
+pytestmark = [pytest.mark.browser]
+
+
+def test_a_move_pressed_after_the_session_ended_opens_a_sign_in_page_that_says_why(
+    make_user, signed_in_page, stack
+):
+    users = [make_user(name) for name in ("oda", "pim", "quy")]
+    game = in_thread(lambda: friends_at_a_started_table(users, "cockroach-poker-royal"))
+    engine = registry.get(game.engine)
+    (seat,) = engine.waiting_for(game.state).seats
+    player = next(s.user for s in game.seats.select_related("user") if s.index == seat)
+    page = signed_in_page(player)
+    page.goto(f"{stack.base}/games/{game.pk}/")
+    action = engine.legal_actions(game.state, seat)[0]
+    in_thread(lambda: Session.objects.all().delete())  # signed out elsewhere
+    click_move(page, action["type"], **{k: v for k, v in action.items() if k != "type"})
+    page.wait_for_url("**/accounts/login/**")
+    assert "Log in again to send your move" in page.locator(".messages").inner_text()
