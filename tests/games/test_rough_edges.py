@@ -524,3 +524,16 @@ def test_the_api_invites_more_and_leaves_before_the_start_with_clear_errors(trio
     stranger.force_login(make_user("erin"))
     assert stranger.post(f"/api/games/{game.pk}/leave").status_code == 404
     assert Seat.objects.filter(game=game, user=alice).exists()
+
+
+def test_the_start_button_speaks_of_bots_only_when_a_seat_is_empty(trio):
+    alice, bob, carol = trio
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob", "carol"])
+    services.game_join(bob, game.pk)
+    client = Client()
+    client.force_login(alice)
+    url = reverse("games:table", args=[game.pk])
+    assert "Start (empty seats go to bots)" in client.get(url).content.decode()
+    services.game_join(carol, game.pk)
+    page = client.get(url).content.decode()
+    assert "Start the game" in page and "empty seats go to bots" not in page
