@@ -56,7 +56,9 @@ def _humans(seats: list[Seat]) -> dict[int, Seat]:
 
 
 def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
-    """Everyone who sat down hears the result, including players whose seat the bot took."""
+    """Everyone who sat down hears the result, including players whose seat the bot took; the
+    notices of its waits and its invitation still unread ("your turn", "quick!") are read
+    with it: nothing waits any more."""
     result = game.result or {}
     names = [s.name for s in seats]
     winners = ", ".join(names[i] for i in result.get("winners", [])) or "—"
@@ -77,7 +79,7 @@ def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
                 game.pk,
             )
         )
-    notify_all(notices)
+    notify_all(notices, supersede=(game.pk, (*WAIT_KINDS, Notification.Kind.INVITATION)))
 
 
 def wait_opened(

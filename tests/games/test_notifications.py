@@ -22,7 +22,7 @@ from games.engines import registry
 from games.errors import GameError
 from games.models import Event, Game, Seat
 from games.services import notify, vacation
-from tests.games.helpers import next_human_move, seat_users, turn_game
+from tests.games.helpers import next_human_move, play_to_the_end, seat_users, turn_game
 
 pytestmark = pytest.mark.django_db
 
@@ -406,3 +406,14 @@ def test_the_language_chosen_in_the_header_is_the_one_of_a_players_notices(start
     # bob, who chose nothing, still reads English
     bob_notice = Notification.objects.filter(user=trio[1]).first()
     assert bob_notice is None or not re.search("[\u0600-\u06ff]", bob_notice.text)
+
+
+@pytest.mark.parametrize("engine", ["cockroach-poker-royal", "mogel-motte"])
+def test_a_finished_game_leaves_no_your_turn_notice_unread(started, engine):
+    """Once the game is over nothing waits: its "your turn", "quick!" and invitation notices
+    are read with the result, which is the one notice left unread (the bell kept old ones)."""
+    game = play_to_the_end(started(engine))
+    unread = Notification.objects.filter(game_id=game.pk, read_at__isnull=True)
+    assert set(unread.values_list("kind", flat=True)) == {Notification.Kind.GAME_FINISHED}
+    assert unread.count() == 3  # one result for each player
+    assert Notification.objects.filter(game_id=game.pk, kind__in=notify.WAIT_KINDS).exists()
