@@ -128,6 +128,7 @@ class GameChange:
         self._locked_revision = game.revision
         self._status_before = game.status
         self._locked_version = game.version
+        self._locked_public_version = game.version_for(None)
         self._events: list[Event] = []
         self._visible = False
         self._after_commit: list[Callable[[], None]] = []
@@ -329,7 +330,8 @@ class GameChange:
             then=notices.statements if notices else [],
         )
         if written is None:
-            raise StaleVersion(game.version)
+            # the public version as locked: the total counts other seats' secret answers
+            raise StaleVersion(self._locked_public_version)
         # The pings first: after commit, on_commit callbacks run in order, and the notices'
         # push tasks below would otherwise be queued before the table hears of it.
         game_id, revision, version = game.pk, game.revision, game.version

@@ -13,6 +13,7 @@ from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
+from games import services
 from games.models import Event, Game
 from games.table_write import GAME_WRITTEN, write_change
 
@@ -147,3 +148,36 @@ def test_statements_after_the_writes_go_in_the_same_round_trip_and_see_them(star
     expected_trips = 1 if connection.vendor == "postgresql" else 4
     assert len(queries) == expected_trips
     assert results == [([(version + 2,)], 1), ([(2,)], 1)]
+
+
+def test_a_lost_compare_and_swap_answers_with_the_public_version(started):
+    """Should the game's row change under a change (the row lock makes it unreachable in
+    play), the stale answer carries the version everybody sees, not the total that also counts
+    other seats' secret answers (a show of hands already answered in secret, here)."""
+    from django.db.models import F
+
+    from games.engines import registry
+    from games.errors import StaleVersion
+    from games.services.change import GameChange
+    from tests.games.helpers import seat_users
+
+    engine = registry.get("imperador")
+    game = started("imperador")
+    users = seat_users(game)
+    for _move in range(10):  # the emperor announces: the show of hands opens
+        waiting = engine.waiting_for(game.state)
+        if waiting.window == "hands":
+            break
+        (seat,) = waiting.seats
+        action = engine.legal_actions(game.state, seat)[0]
+        services.act(users[seat], game.pk, game.version_for(seat), action)
+        game.refresh_from_db()
+    first, second = waiting.seats[:2]
+    services.act(users[first], game.pk, game.version_for(first), {"type": "hand", "choice": "down"})
+    game.refresh_from_db()
+    assert game.version > game.version_for(None)  # a secret answer is in the total
+    with pytest.raises(StaleVersion) as stale, GameChange(game.pk) as change:
+        change.apply(second, {"type": "hand", "choice": "raise"}, Event.Reason.MOVE)
+        Game.objects.filter(pk=game.pk).update(revision=F("revision") + 1)
+    game.refresh_from_db()
+    assert stale.value.version == game.version_for(None)
