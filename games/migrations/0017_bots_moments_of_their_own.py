@@ -2,6 +2,20 @@
 
 from django.conf import settings
 from django.db import migrations, models
+from django.utils import timezone
+
+
+def moments_for_tables_in_play(apps, schema_editor):
+    """Tables in play with bots and people get a moment now (the sweep takes it as lost, then
+    draws the next): before this, a bot owing a window there would answer only at the
+    deadline until someone moved."""
+    Game = apps.get_model("games", "Game")
+    Seat = apps.get_model("games", "Seat")
+    with_bots = Seat.objects.filter(is_bot=True).values("game_id")
+    with_people = Seat.objects.filter(is_bot=False, user__isnull=False).values("game_id")
+    Game.objects.filter(status="active", pk__in=with_bots).filter(pk__in=with_people).update(
+        bots_at=timezone.now()
+    )
 
 
 class Migration(migrations.Migration):
@@ -21,4 +35,5 @@ class Migration(migrations.Migration):
             model_name='game',
             index=models.Index(condition=models.Q(('bots_at__isnull', False)), fields=['bots_at'], name='game_bots_due'),
         ),
+        migrations.RunPython(moments_for_tables_in_play, migrations.RunPython.noop),
     ]

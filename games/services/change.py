@@ -210,11 +210,11 @@ class GameChange:
         return self.state is not None and self.engine.result(self.state) is not None
 
     def settle_bots(self, everyone: bool = False, rng: random.Random | None = None) -> None:
-        """Applies the moves bots owe now: their turns, and a window once no person owes it
-        (``everyone``: every owing bot answers, as at a deadline). A window people still owe
-        and the bots' asides wait for the bots' own moment (``take_bot_moment``). At most
-        BOT_CHUNK moves: the rest is left to the next change (``bots_pending``)."""
-        rng = rng or random.Random()
+        """Applies the moves bots owe now: their turns (``everyone``: also every window answer
+        they owe, as at a deadline; at a table of bots only, always). At a table with people,
+        windows and the bots' asides wait for the bots' own moment (``take_bot_moment``). At
+        most BOT_CHUNK moves: the rest is left to the next change (``bots_pending``)."""
+        rng = rng or bot_time.new_rng()
         budget = [BOT_CHUNK]
         self._owed_bot_moves(everyone, rng, budget)
         self.bots_pending = (
@@ -232,8 +232,12 @@ class GameChange:
             owed = [s for s in self.waiting.seats if s in bots]
             if not owed:
                 return
-            if not everyone and bot_time.owed_window(self.waiting, bots):
-                return  # people still owe it: the bots answer at their own moment
+            if (
+                not everyone
+                and bot_time.bots_owe_window(self.waiting, bots)
+                and bot_time.has_people(self.seats)
+            ):
+                return  # at a table with people, bots answer windows at their own moment
             seat = rng.choice(owed)
             self.apply(seat, self.engine.bot_action(self.state, seat, rng), Event.Reason.BOT)
             budget[0] -= 1
@@ -436,13 +440,13 @@ class GameChange:
             self.now,
             current=None if self._moment_taken else before,
             window_opened=self.wait_opened,
-            rng=random.Random(),
+            rng=bot_time.new_rng(),
         )
         if game.bots_at == before:
             return False
         if game.bots_at is not None:
             at, seconds = game.bots_at, max(0.0, (game.bots_at - self.now).total_seconds())
-            if seconds <= FAST_PATH_SECONDS:
+            if seconds <= bot_time.COUNTDOWN_AT_DRAW_SECONDS:
                 game_id = game.pk
                 transaction.on_commit(lambda: bot_time.schedule(game_id, at, seconds))
         return True

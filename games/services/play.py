@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
-import random
 from dataclasses import dataclass, field
-from datetime import datetime
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -12,7 +11,7 @@ from django.utils.translation import gettext as _
 from games.engines.core import TIMEOUT, IllegalAction
 from games.errors import GameError, IllegalMove, NotActive, NotAllowed, StaleVersion, TooLate
 from games.models import Event, Game, Seat
-from games.services import notify
+from games.services import bot_time, notify
 from games.services.change import GameChange, same_wait
 
 HANDOVER_AFTER_TIMEOUTS = 3
@@ -87,17 +86,20 @@ def apply_deadline(game_id: int, wait_seq: int | None = None) -> bool:
     return True
 
 
-def apply_bot_moment(game_id: int, at: datetime | None = None) -> bool:
-    """The bots' moment that is due (games/services/bot_time.py); ``at``: only that one (a
-    countdown task's, which does nothing once the game has drawn another). True when a bot
-    acted."""
+def apply_bot_moment(
+    game_id: int, at: datetime | None = None, overdue: timedelta = timedelta(0)
+) -> bool:
+    """The bots' moment that is due (games/services/bot_time.py): ``at``, only that one (a
+    countdown task's, which does nothing once the game has drawn another); ``overdue``, only
+    if it is due by that much (the sweep's, for a moment whose task was lost). True when a
+    bot acted."""
     with GameChange(game_id) as change:
         due = change.game.bots_at
-        if change.game.status != Game.Status.ACTIVE or due is None or due > change.now:
+        if change.game.status != Game.Status.ACTIVE or due is None or due > change.now - overdue:
             return False
         if at is not None and at != due:
             return False
-        return change.take_bot_moment(random.Random())
+        return change.take_bot_moment(bot_time.new_rng())
 
 
 def _time_out(change: GameChange) -> None:
@@ -108,7 +110,7 @@ def _time_out(change: GameChange) -> None:
         _play_out(change)  # no human owes anything: the bots' play-out goes on
         return
     wait_seq = change.game.wait_seq
-    rng = random.Random()
+    rng = bot_time.new_rng()
     change.settle_bots(everyone=True, rng=rng)  # the bots that owe an answer give it first
     if change.game.wait_seq != wait_seq or change.over():
         return  # the bots settled that wait: the next one has its own full time

@@ -9,28 +9,38 @@ from __future__ import annotations
 
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Game
+from games.services import bot_time
 from games.services.play import apply_bot_moment, apply_deadline
 
 log = logging.getLogger(__name__)
 
 FLAG_AFTER_FAILURES = 3  # the admin lists these games as stuck
 MAX_BACKOFF_SECONDS = 3600
+MOMENT_RETRY_SECONDS = 60  # a bots' moment that failed is tried again this much later
 SWEEP_BUDGET_SECONDS = 45.0  # less than the beat's expiry: a sweep never overlaps itself for long
 
 
+def _deadline_due(now: datetime) -> Q:
+    return Q(deadline_at__lte=now) & (Q(sweep_after__isnull=True) | Q(sweep_after__lte=now))
+
+
+def _moment_lost(now: datetime) -> Q:
+    # a moment is taken by its countdown task at its own time; the sweep takes only those
+    # whose task was lost, never one on its beat (bot_time)
+    return Q(bots_at__lte=now - timedelta(seconds=bot_time.MOMENT_GRACE_SECONDS))
+
+
 def due_games():
-    """Active games with a deadline or a bots' moment due."""
+    """Active games with a deadline due (and not backing off), or a bots' moment overdue."""
     now = timezone.now()
-    return Game.objects.filter(
-        Q(deadline_at__lte=now) | Q(bots_at__lte=now), status=Game.Status.ACTIVE
-    ).filter(Q(sweep_after__isnull=True) | Q(sweep_after__lte=now))
+    return Game.objects.filter(_deadline_due(now) | _moment_lost(now), status=Game.Status.ACTIVE)
 
 
 def backoff(failures: int) -> timedelta:
@@ -38,7 +48,9 @@ def backoff(failures: int) -> timedelta:
 
 
 def sweep_due(budget_seconds: float = SWEEP_BUDGET_SECONDS) -> int:
-    """Applies due deadlines until none is left (or the budget is spent); returns how many."""
+    """Applies due deadlines (and lost bots' moments) until none is left or the budget is
+    spent, then hands the bots' coming moments to their countdown tasks; returns how many
+    deadlines it applied."""
     applied = 0
     seen: set[int] = set()
     stop_at = time.monotonic() + budget_seconds
@@ -56,13 +68,23 @@ def sweep_due(budget_seconds: float = SWEEP_BUDGET_SECONDS) -> int:
             if game_id is None:
                 break
             seen.add(game_id)
+            # each its own savepoint, its own failure: a failing moment never holds back a
+            # deadline, nor the other way round
+            now = timezone.now()
+            if Game.objects.filter(_deadline_due(now), pk=game_id).exists():
+                try:
+                    applied += apply_deadline(game_id)
+                except Exception:
+                    log.exception("deadline of game %s failed", game_id)
+                    _record_failure(game_id)
             try:
-                # each its own savepoint: a failure rolls back
-                applied += apply_deadline(game_id)
-                apply_bot_moment(game_id)
+                apply_bot_moment(game_id, overdue=timedelta(seconds=bot_time.MOMENT_GRACE_SECONDS))
             except Exception:
-                log.exception("deadline of game %s failed", game_id)
-                _record_failure(game_id)
+                log.exception("the bots' moment of game %s failed", game_id)
+                Game.objects.filter(pk=game_id).update(
+                    bots_at=timezone.now() + timedelta(seconds=MOMENT_RETRY_SECONDS)
+                )
+    bot_time.coming_moments(timezone.now())
     return applied
 
 

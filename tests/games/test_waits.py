@@ -15,14 +15,19 @@ from games import services
 from games.engines import registry
 from games.errors import GameError
 from games.models import Event, Game, Seat
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import bots_moment_now, next_human_move, seat_users
 
 pytestmark = pytest.mark.django_db
 
 
 def play_one(game: Game, rng: random.Random) -> None:
-    seat, action = next_human_move(game, rng)
-    services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
+    """One person's move; or, when only bots owe (a window), their moment, at once."""
+    move = next_human_move(game, rng)
+    if move is None:
+        assert bots_moment_now(game, rng), "the game waits on nobody"
+    else:
+        seat, action = move
+        services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
     game.refresh_from_db()
 
 

@@ -94,17 +94,27 @@ def test_an_imperador_turn_with_the_show_of_hands_in_three_pages(make_user, sign
 def test_show_of_hands_answered_in_window_after_window_against_bots(
     make_user, signed_in_page, stack
 ):
-    """One player and two bots: the player's answer closes a show of hands, the bot emperor
-    plays its turn out and announces again in the same change, and the page swaps the new
-    window in keeping the very same buttons. Each answer is a move of its own (a fresh
-    idempotency key), recorded every time: the kept forms once reused the last window's key,
-    and the next answer was refused as "already recorded" while nothing was."""
+    """One player and two bots: once the show of hands closes, the bot emperor plays its turn
+    out and announces again in the same change, and the page swaps the new window in keeping
+    the very same buttons. Each answer is a move of its own (a fresh idempotency key),
+    recorded every time: the kept forms once reused the last window's key, and the next answer
+    was refused as "already recorded" while nothing was. (Short windows: the bots answer at
+    their own moments, a share of the window's time.)"""
     engine = registry.get(ENGINE)
     player = make_user("sol")
     game = in_thread(
         lambda: Game.objects.get(
             pk=services.game_start(
-                player, services.game_create(player, engine=ENGINE, seats=3, bots=2).pk
+                player,
+                services.game_create(
+                    player,
+                    engine=ENGINE,
+                    seats=3,
+                    bots=2,
+                    pace="custom",
+                    move_seconds=120,
+                    window_seconds=5,
+                ).pk,
             ).pk
         )
     )
