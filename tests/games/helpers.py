@@ -12,6 +12,7 @@ from channels.testing import WebsocketCommunicator
 
 from games import services
 from games.engines import registry
+from games.engines.core import Waiting
 from games.models import Game, Seat
 from games.replays import rebuild
 from games.routing import websocket_urlpatterns
@@ -83,6 +84,23 @@ def form_fields(action: dict[str, Any], version: int, key: str) -> dict[str, str
 def assert_replays(game: Game) -> None:
     game.refresh_from_db()
     assert json.dumps(rebuild(game), sort_keys=True) == json.dumps(game.state, sort_keys=True)
+
+
+def to_the_show_of_hands(game: Game) -> Waiting:
+    """An Imperador game of people played until its first show of hands opens (the emperor's
+    first announcement always opens one); returns that wait."""
+    engine = registry.get(game.engine)
+    users = seat_users(game)
+    for _move in range(10):
+        waiting = engine.waiting_for(game.state)
+        if waiting.window == "hands":
+            assert len(waiting.seats) >= 2
+            return waiting
+        (seat,) = waiting.seats
+        action = engine.legal_actions(game.state, seat)[0]
+        services.act(users[seat], game.pk, game.version_for(seat), action)
+        game.refresh_from_db()
+    raise AssertionError("no show of hands opened")
 
 
 def bots_moment_now(game: Game, rng: random.Random) -> bool:

@@ -319,26 +319,20 @@ def test_a_table_gone_live_draws_its_bots_moment_again_at_the_live_pace(alice, c
     game.refresh_from_db()
     engine = registry.get(game.engine)
     seats = list(game.seats.all())
-    later = bot_time.next_moment(
-        game,
-        engine,
-        Waiting.turn(0),  # a person's turn
-        seats,
-        clock.now,
-        current=clock.now + timedelta(days=2),
-        window_opened=False,
-        rng=random.Random(1),
-    )
-    assert later == clock.now + timedelta(days=2)  # within a relaxed turn's three days: kept
+
+    def next_moment() -> Any:
+        return bot_time.next_moment(
+            game,
+            engine,
+            Waiting.turn(0),  # a person's turn
+            seats,
+            clock.now,
+            current=clock.now + timedelta(days=2),
+            window_opened=False,
+            rng=random.Random(1),
+        )
+
+    assert next_moment() == clock.now + timedelta(days=2)  # within a relaxed turn's 3 days: kept
     game.live_since = clock.now
-    live = bot_time.next_moment(
-        game,
-        engine,
-        Waiting.turn(0),  # a person's turn
-        seats,
-        clock.now,
-        current=clock.now + timedelta(days=2),
-        window_opened=False,
-        rng=random.Random(1),
-    )
+    live = next_moment()
     assert live is not None and live <= clock.now + timedelta(seconds=60)

@@ -20,7 +20,7 @@ from games import broadcast, services
 from games.engines import registry
 from games.errors import GameError
 from games.models import Event, Game, Invitation, Report, Seat
-from tests.games.helpers import assert_replays, seat_users
+from tests.games.helpers import assert_replays, seat_users, to_the_show_of_hands
 
 pytestmark = pytest.mark.django_db
 
@@ -488,18 +488,10 @@ def test_staff_without_the_event_permission_cannot_tell_who_answered_a_secret_wi
     who may not read hidden information see the game page (and the list) exactly as before a
     player answered: the seats asked, not the ones still owing; the public version, not the
     total that counts secret answers."""
-    engine = registry.get("imperador")
     game = started("imperador")
     users = seat_users(game)
-    for _move in range(10):  # the emperor announces: the show of hands opens
-        waiting = engine.waiting_for(game.state)
-        if waiting.window == "hands":
-            break
-        (seat,) = waiting.seats
-        action = engine.legal_actions(game.state, seat)[0]
-        services.act(users[seat], game.pk, game.version_for(seat), action)
-        game.refresh_from_db()
-    assert waiting.window == "hands" and len(waiting.seats) >= 2
+    waiting = to_the_show_of_hands(game)
+    engine = registry.get("imperador")
     staff = make_user("helper", is_staff=True)
     staff.user_permissions.add(
         Permission.objects.get(codename="view_game"), Permission.objects.get(codename="view_seat")

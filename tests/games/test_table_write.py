@@ -156,22 +156,13 @@ def test_a_lost_compare_and_swap_answers_with_the_public_version(started):
     other seats' secret answers (a show of hands already answered in secret, here)."""
     from django.db.models import F
 
-    from games.engines import registry
     from games.errors import StaleVersion
     from games.services.change import GameChange
-    from tests.games.helpers import seat_users
+    from tests.games.helpers import seat_users, to_the_show_of_hands
 
-    engine = registry.get("imperador")
     game = started("imperador")
     users = seat_users(game)
-    for _move in range(10):  # the emperor announces: the show of hands opens
-        waiting = engine.waiting_for(game.state)
-        if waiting.window == "hands":
-            break
-        (seat,) = waiting.seats
-        action = engine.legal_actions(game.state, seat)[0]
-        services.act(users[seat], game.pk, game.version_for(seat), action)
-        game.refresh_from_db()
+    waiting = to_the_show_of_hands(game)
     first, second = waiting.seats[:2]
     services.act(users[first], game.pk, game.version_for(first), {"type": "hand", "choice": "down"})
     game.refresh_from_db()
