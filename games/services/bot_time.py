@@ -60,9 +60,9 @@ def has_people(seats: Sequence[Any]) -> bool:
 
 
 def bots_owe_window(waiting: Waiting | None, bots: set[int]) -> bool:
-    """A window some bot still owes, at a table with people: the bots answer at their moment,
-    even once no person owes it (answering in the last person's change would stamp a public
-    race with the time of a secret decline)."""
+    """A window some bot still owes. At a table with people (``has_people``) the bots answer
+    it at their moment, even once no person owes it (answering in the last person's change
+    would stamp a public race with the time of a secret decline)."""
     return (
         waiting is not None and waiting.kind == "window" and any(s in bots for s in waiting.seats)
     )

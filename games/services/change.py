@@ -432,6 +432,8 @@ class GameChange:
         soon; True when it changed."""
         game = self.game
         before = game.bots_at
+        if before is None and not self.bots():
+            return False  # a table of people only (every move of it): not even a random draw
         game.bots_at = bot_time.next_moment(
             game,
             self.engine,

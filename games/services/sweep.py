@@ -12,7 +12,7 @@ import time
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import BooleanField, ExpressionWrapper, Q
 from django.utils import timezone
 
 from games.models import Game
@@ -37,9 +37,9 @@ def _moment_lost(now: datetime) -> Q:
     return Q(bots_at__lte=now - timedelta(seconds=bot_time.MOMENT_GRACE_SECONDS))
 
 
-def due_games():
+def due_games(now: datetime | None = None):
     """Active games with a deadline due (and not backing off), or a bots' moment overdue."""
-    now = timezone.now()
+    now = now or timezone.now()
     return Game.objects.filter(_deadline_due(now) | _moment_lost(now), status=Game.Status.ACTIVE)
 
 
@@ -56,22 +56,25 @@ def sweep_due(budget_seconds: float = SWEEP_BUDGET_SECONDS) -> int:
     stop_at = time.monotonic() + budget_seconds
     while time.monotonic() < stop_at:
         with transaction.atomic():
-            game_id = (
-                due_games()
+            now = timezone.now()
+            claimed = (
+                due_games(now)
                 .exclude(pk__in=seen)
                 .select_for_update(skip_locked=True, no_key=True)
                 # healthy games first: a game that keeps failing never delays the others
                 .order_by("sweep_failures", "deadline_at")
-                .values_list("pk", flat=True)
+                # which of the two made it due, read with the claim
+                .annotate(deadline=ExpressionWrapper(_deadline_due(now), BooleanField()))
+                .values_list("pk", "deadline")
                 .first()
             )
-            if game_id is None:
+            if claimed is None:
                 break
+            game_id, deadline_due = claimed
             seen.add(game_id)
             # each its own savepoint, its own failure: a failing moment never holds back a
             # deadline, nor the other way round
-            now = timezone.now()
-            if Game.objects.filter(_deadline_due(now), pk=game_id).exists():
+            if deadline_due:
                 try:
                     applied += apply_deadline(game_id)
                 except Exception:
