@@ -127,6 +127,9 @@ def test_killing_and_restarting_the_worker_loses_no_deadline(quick, tmp_path):
         second.stop()
 
 
+_MOMENT_SUCCEEDED = r"Task games\.tasks\.bot_moment\[[^\]]+\] succeeded"
+
+
 def test_the_worker_gives_the_bots_their_own_moment_on_time(alice, monkeypatch, tmp_path):
     """A Mogel Motte table with two bots: their first moment (an aside, within a turn's span)
     is drawn at the start, with no countdown task sent then (as for a moment more than five
@@ -157,10 +160,12 @@ def test_the_worker_gives_the_bots_their_own_moment_on_time(alice, monkeypatch, 
 
         assert wait_for(taken, timeout=2 * SHORT + 15), worker.log_path.read_text()[-2000:]
         assert timezone.now() < first + timedelta(seconds=bot_time.MOMENT_GRACE_SECONDS)
-        ran = re.findall(
-            r"Task games\.tasks\.bot_moment\[[^\]]+\] succeeded", worker.log_path.read_text()
-        )
-        assert ran, worker.log_path.read_text()[-2000:]
+
+        def logged() -> bool:
+            # The task commits its change before Celery logs its success: wait for the line.
+            return bool(re.search(_MOMENT_SUCCEEDED, worker.log_path.read_text()))
+
+        assert wait_for(logged, timeout=10), worker.log_path.read_text()[-2000:]
     finally:
         worker.stop()
 
