@@ -10,6 +10,8 @@ from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.auth.admin import UserAdmin as DjangoUserAdmin
+from django.contrib.auth.forms import UserChangeForm as DjangoUserChangeForm
+from django.core.exceptions import PermissionDenied
 from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
@@ -28,6 +30,8 @@ from accounts.models import (
     PushSubscription,
     User,
 )
+from accounts.names import checked_display_name
+from config.admin_lookups import DeclaredLookupsOnly
 
 # The one place accounts reaches into games: a ban hands the player's seats to the bot.
 # (accounts.services stays free of games; the games service writes its own log rows.)
@@ -61,7 +65,7 @@ class BannedFilter(admin.SimpleListFilter):
         return queryset
 
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+class ReadOnlyAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
     """Viewable by staff; changed only through services (or deleted by a superuser)."""
 
     def has_add_permission(self, request: HttpRequest) -> bool:
@@ -71,8 +75,22 @@ class ReadOnlyAdmin(admin.ModelAdmin):
         return False
 
 
+# What a moderator's change permission (which banning needs) must not reach: who is staff
+# and with which rights (a moderator would make themselves superuser and read every hidden
+# card), and the email a password reset goes to (they would take over a player's account).
+ACCESS_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions", "email")
+
+
+class UserChangeForm(DjangoUserChangeForm):
+    def clean_display_name(self) -> str:
+        # the players' own rules: a model constraint the form cannot check (it reads
+        # is_active, read-only here) would otherwise end the save in a database error
+        return checked_display_name(self.cleaned_data["display_name"], self.instance)
+
+
 @admin.register(User)
-class UserAdmin(DjangoUserAdmin):
+class UserAdmin(DeclaredLookupsOnly, DjangoUserAdmin):
+    form = UserChangeForm
     list_display = (
         "username",
         "email",
@@ -109,7 +127,17 @@ class UserAdmin(DjangoUserAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         # is_active follows bans; flipping it by hand would leave no moderation log row.
-        return (*super().get_readonly_fields(request, obj), "is_active")
+        fields = (*super().get_readonly_fields(request, obj), "is_active")
+        if obj is not None and not request.user.is_superuser:
+            fields = (*fields, *ACCESS_FIELDS)
+        return fields
+
+    def user_change_password(self, request, id, form_url=""):
+        # Setting someone's password is taking their account: superusers only, whatever a
+        # moderator's change permission (which banning needs) would otherwise allow.
+        if not request.user.is_superuser:
+            raise PermissionDenied
+        return super().user_change_password(request, id, form_url)
 
     @admin.action(description=_("Ban selected users…"), permissions=["change"])
     def ban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:

@@ -12,8 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts import selectors
 from accounts.models import AVATAR_COLOUR_CHOICES, EmailPreference, Notification, User
-from accounts.selectors import display_name_taken
-from config.inputs import has_bidi_controls, has_control_characters
+from accounts.names import checked_display_name
 
 
 @cache
@@ -50,18 +49,7 @@ class ProfileForm(forms.Form):
         self.user = user
 
     def clean_display_name(self) -> str:
-        name = " ".join(self.cleaned_data["display_name"].split())
-        if has_control_characters(name) or has_bidi_controls(name):
-            # Bidi overrides make a name read differently (in email subjects, at the table).
-            raise forms.ValidationError(
-                _("A display name may not contain control or direction characters."),
-                code="bad_characters",
-            )
-        if name and self.user is not None and display_name_taken(name, self.user):
-            raise forms.ValidationError(
-                _("Another player already goes by that name."), code="taken"
-            )
-        return name
+        return checked_display_name(self.cleaned_data["display_name"], self.user)
 
     @classmethod
     def for_user(cls, user: User, data=None) -> ProfileForm:

@@ -24,6 +24,7 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from config.admin_lookups import DeclaredLookupsOnly
 from games import replays, services
 from games.engines import registry
 from games.errors import GameError
@@ -85,7 +86,7 @@ def _events_html(events: list[dict[str, Any]]) -> str:
     )
 
 
-class ReadOnlyModelAdmin(admin.ModelAdmin):
+class ReadOnlyModelAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
     """Staff may look; only the actions (through the services) change anything."""
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
@@ -437,6 +438,7 @@ class SeatAdmin(ReadOnlyModelAdmin):
         "game_status",
     )
     list_filter = ("is_bot", "bot_reason", "game__status")
+    linked_lookups = ("game",)  # from a game's seats
     search_fields = ("user__username",)
     search_help_text = _("Search by a player's username.")
     list_select_related = ("game", "user")
@@ -501,6 +503,7 @@ class ReportAdmin(ReadOnlyModelAdmin):
         "resolved_by",
     )
     list_filter = ("status", "reason")
+    linked_lookups = ("reported",)  # from a report: the same player's other reports
     search_fields = ("reporter__username", "reported__username", "text")
     list_select_related = ("reporter", "reported", "resolved_by")
     date_hierarchy = "created_at"
@@ -586,7 +589,7 @@ class ReportAdmin(ReadOnlyModelAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(admin.ModelAdmin):
+class ChatMessageAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
     """Table talk: staff read it and hide what breaks the rules (a moderation-log row each)."""
 
     list_display = ("id", "game_id", "author", "channel", "text", "created_at", "hidden_at")

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.auth.models import Permission
 from django.test import Client
 from django.urls import reverse
 
 from accounts import services
 from accounts.models import ApiToken, ModerationLog, User
+from tests.accounts.admin_forms import user_change_form_data
 
 pytestmark = pytest.mark.django_db
 
@@ -209,3 +211,53 @@ def test_is_active_cannot_be_flipped_by_hand(as_admin, bob):
     body = response.content.decode()
     assert 'name="is_active"' not in body
     assert ApiToken.objects.count() == 0
+
+
+@pytest.fixture
+def moderator(make_user):
+    """Staff who may ban: banning needs the user model's change permission."""
+    staff = make_user("moderator", is_staff=True)
+    staff.user_permissions.add(
+        Permission.objects.get(codename="view_user"), Permission.objects.get(codename="change_user")
+    )
+    client = Client()
+    client.force_login(staff)
+    return staff, client
+
+
+def test_a_moderator_cannot_raise_their_own_rights_or_move_a_players_email(moderator, bob):
+    staff, client = moderator
+    for target, changes in (
+        (staff, {"is_superuser": "on", "user_permissions": [1, 2, 3]}),
+        (bob, {"email": "mallory@example.net", "is_staff": "on"}),
+    ):
+        renamed = f"Renamed {target.username}"
+        data = {**user_change_form_data(client, target), **changes, "display_name": renamed}
+        response = client.post(reverse("admin:accounts_user_change", args=[target.pk]), data)
+        assert response.status_code == 302, response.context["adminform"].form.errors
+        target.refresh_from_db()
+        assert target.display_name == renamed  # what a moderator may fix still saves
+    staff.refresh_from_db()
+    bob.refresh_from_db()
+    assert not staff.is_superuser and staff.user_permissions.count() == 2
+    assert bob.email == "bob@example.com" and not bob.is_staff
+
+
+def test_a_moderator_cannot_set_a_players_password(moderator, bob):
+    _staff, client = moderator
+    password_url = reverse("admin:auth_user_password_change", args=[bob.pk])  # Django's name
+    assert client.get(password_url).status_code == 403
+    response = client.post(
+        password_url, {"password1": "a-new-password-1", "password2": "a-new-password-1"}
+    )
+    assert response.status_code == 403
+    bob.refresh_from_db()
+    assert bob.check_password("a-long-test-password")
+
+
+def test_a_superuser_still_changes_email_and_rights(as_admin, bob):
+    data = {**user_change_form_data(as_admin, bob), "email": "bob@example.net", "is_staff": "on"}
+    response = as_admin.post(reverse("admin:accounts_user_change", args=[bob.pk]), data)
+    assert response.status_code == 302
+    bob.refresh_from_db()
+    assert bob.email == "bob@example.net" and bob.is_staff

@@ -522,3 +522,44 @@ def test_staff_without_the_event_permission_cannot_tell_who_answered_a_secret_wi
         assert old == new, "\n".join(
             difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="")
         )
+
+
+def test_staff_cannot_question_the_hidden_state_through_the_lists_url_filters(started, make_user):
+    """Django's changelist filters on any column named in the URL; a count of 1 or 0 results
+    answered yes/no questions about the seed, the state's hidden cards and the wait. Only the
+    page's own filters (and the links between admin pages) may be used."""
+    game, _hidden = _played_once(started)
+    staff = make_user("helper", is_staff=True)
+    staff.user_permissions.add(
+        Permission.objects.get(codename="view_game"),
+        Permission.objects.get(codename="view_seat"),
+        Permission.objects.get(codename="view_report"),
+    )
+    client = Client()
+    client.force_login(staff)
+    games = reverse("admin:games_game_changelist")
+    key = next(iter(game.state))
+    for truth, lie in (
+        ({"seed": game.seed}, {"seed": game.seed + 1}),
+        ({"state__has_key": key}, {"state__has_key": "no-such-key"}),
+        ({"version": game.version}, {"version": game.version + 1}),
+        ({"wait_mask": game.wait_mask}, {"wait_mask": game.wait_mask + 1}),
+        ({"seats__user__username": "alice"}, {"seats__user__username": "nobody"}),
+    ):
+        right = client.get(games, {"id": game.pk, **truth})
+        wrong = client.get(games, {"id": game.pk, **lie})
+        assert right.status_code == wrong.status_code == 400, truth
+
+    # what the pages offer still works: their filters, the date drill-down, the links
+    offered = [
+        (games, {"status__exact": "active", "engine__exact": GAME, "id": game.pk}),
+        (games, {"created_at__year": game.created_at.year}),
+        (reverse("admin:games_seat_changelist"), {"game__id__exact": game.pk}),
+        (reverse("admin:games_seat_changelist"), {"game__status__exact": "active"}),
+        (reverse("admin:games_report_changelist"), {"reported__id__exact": staff.pk}),
+    ]
+    for url, params in offered:
+        response = client.get(url, params)
+        assert response.status_code == 200, (url, params)
+    listed = client.get(games, {"status__exact": "active", "id": game.pk})
+    assert list(listed.context["cl"].result_list) == [game]
