@@ -417,3 +417,27 @@ def test_a_finished_game_leaves_no_your_turn_notice_unread(started, engine):
     assert set(unread.values_list("kind", flat=True)) == {Notification.Kind.GAME_FINISHED}
     assert unread.count() == 3  # one result for each player
     assert Notification.objects.filter(game_id=game.pk, kind__in=notify.WAIT_KINDS).exists()
+
+
+def test_a_persian_players_emails_read_right_to_left(started):
+    """The turn email and the digest carry the language and direction of the player's own
+    language: without them a Persian sentence was laid out left to right, its full stop at
+    the wrong end."""
+    game = turn_game(started)
+    _seat, user = waited_user(game)
+    user.language = "fa"
+    user.save()
+    note = Notification.objects.get(user=user, kind=Notification.Kind.YOUR_TURN, game_id=game.pk)
+    assert send_notification_email(note.pk) == "send"
+    user.email_preference = EmailPreference.DIGEST
+    user.save()
+    later = notifications.notify(user, Notification.Kind.NUDGE, "digest", "/games/1/", game.pk)
+    assert send_notification_email(later.pk) == "digest"
+    assert send_daily_digests(timezone.now().replace(hour=7, minute=0)) == 1
+    other = next(u for u in seat_users(game).values() if u != user)
+    english = notifications.notify(other, Notification.Kind.NUDGE, "hi", "/games/1/", game.pk)
+    assert send_notification_email(english.pk) == "send"
+    persian, digest, plain = (m.alternatives[0][0] for m in mail.outbox)
+    for page in (persian, digest):
+        assert '<html lang="fa" dir="rtl">' in page and '<body dir="rtl"' in page
+    assert '<html lang="en" dir="ltr">' in plain
