@@ -253,10 +253,8 @@ PUSH_SERVICE_HOSTS = tuple(
 )
 
 # --- Accounts (django-allauth) ----------------------------------------------------------
-AUTHENTICATION_BACKENDS = [
-    "django.contrib.auth.backends.ModelBackend",
-    "allauth.account.auth_backends.AuthenticationBackend",
-]
+# One backend: a failed login costs one password hash whatever was typed (accounts.auth_backends)
+AUTHENTICATION_BACKENDS = ["accounts.auth_backends.AuthenticationBackend"]
 ACCOUNT_LOGIN_METHODS = {"email", "username"}
 ACCOUNT_SIGNUP_FIELDS = ["email*", "username*", "password1*", "password2*"]
 ACCOUNT_EMAIL_VERIFICATION = os.environ.get("ACCOUNT_EMAIL_VERIFICATION", "mandatory")

@@ -190,3 +190,35 @@ def test_failed_logins_are_rate_limited(client, alice, settings):
     assert "Too many failed login attempts" in response.content.decode()
     assert not is_logged_in(client)
     cache.clear()
+
+
+@pytest.fixture
+def hashes(monkeypatch):
+    """How many times a password is hashed: the time a failed login takes."""
+    from django.contrib.auth.hashers import MD5PasswordHasher
+
+    count = [0]
+    encode = MD5PasswordHasher.encode
+
+    def counted(self, password, salt):
+        count[0] += 1
+        return encode(self, password, salt)
+
+    monkeypatch.setattr(MD5PasswordHasher, "encode", counted)
+    return count
+
+
+def test_a_failed_login_takes_as_long_for_an_unknown_address_as_for_a_registered_one(
+    client, alice, hashes
+):
+    """A wrong password for a registered address was hashed three times against two for an
+    unknown address: the login page's timing told who has an account here."""
+    cost = {}
+    for typed in ("alice@example.com", "nobody@example.com", "alice", "nobody"):
+        hashes[0] = 0
+        assert login(client, typed, "wrong-password").status_code == 200
+        cost[typed] = hashes[0]
+    assert len(set(cost.values())) == 1 and cost["nobody"] >= 1, cost
+    hashes[0] = 0
+    assert login(client, "alice@example.com").status_code == 302  # the right one still works
+    assert is_logged_in(client)
