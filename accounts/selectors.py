@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.db.models import Q, QuerySet
 
 from accounts.models import ApiToken, Block, FriendRequest, Friendship, User
@@ -10,7 +12,9 @@ from accounts.models import ApiToken, Block, FriendRequest, Friendship, User
 def friends_of(user: User) -> QuerySet[User]:
     low = Friendship.objects.filter(user_high=user).values("user_low")
     high = Friendship.objects.filter(user_low=user).values("user_high")
-    return User.objects.filter(Q(pk__in=low) | Q(pk__in=high)).order_by("username")
+    # a banned player stays a friend (an unban brings them back) but is not listed meanwhile:
+    # nobody can invite them, and their last "online" would show for ever
+    return User.objects.filter(Q(pk__in=low) | Q(pk__in=high), is_active=True).order_by("username")
 
 
 def are_friends(a: User, b: User) -> bool:
@@ -23,6 +27,11 @@ def are_friends(a: User, b: User) -> bool:
 def has_blocked(blocker: User, blocked: User) -> bool:
     """True when ``blocker`` blocked ``blocked``: the blocked one may not request or invite."""
     return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
+
+
+def blocks_between(user: Any, other: Any) -> QuerySet[Block]:
+    """The blocks either way between ``user`` and ``other`` (a user, an id or an OuterRef)."""
+    return Block.objects.filter(Q(blocker=user, blocked=other) | Q(blocker=other, blocked=user))
 
 
 def any_block_between(user: User, others: list[int]) -> bool:

@@ -7,13 +7,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import F, QuerySet, Value
+from django.db.models import Exists, F, OuterRef, QuerySet, Value
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 
 from accounts.notifications import present_users
-from accounts.selectors import any_block_between, friends_of
+from accounts.selectors import any_block_between, blocks_between, friends_of
 from games.engines import registry
 from games.engines.core import Event as EngineEvent
 from games.models import Event, Game, Invitation, Pace, Seat
@@ -78,12 +78,26 @@ def can_view(game: Game, user: Any) -> bool:
         return True
     players = [s.user_id for s in game.seats.all() if s.user_id]
     if game.status == Game.Status.LOBBY:
-        if game.invitations.filter(to_user=user).exists():
+        if invited_to(game, user):
             return True
         return open_to(game, user)
     if not game.allow_spectators:
         return False
     return friends_of(user).filter(pk__in=players).exists() and not any_block_between(user, players)
+
+
+def _others_at(game: Game) -> list[int]:
+    return list({s.user_id for s in game.seats.all() if s.user_id} | {game.created_by_id})
+
+
+def invited_to(game: Game, user: Any, *, pending: bool = False) -> bool:
+    """Whether ``user`` holds an invitation to this lobby (a pending one, if asked) that no
+    block has voided: a block made after the invitation, either way, with the creator or
+    anyone seated, withdraws it as silently as it would have kept it from being sent."""
+    invitations = game.invitations.filter(to_user=user)
+    if pending:
+        invitations = invitations.filter(status=Invitation.Status.PENDING)
+    return invitations.exists() and not any_block_between(user, _others_at(game))
 
 
 def open_to(game: Game, user: Any) -> bool:
@@ -93,8 +107,7 @@ def open_to(game: Game, user: Any) -> bool:
     policy = game.join_policy
     if policy == Game.JoinPolicy.INVITED:
         return False
-    others = {s.user_id for s in game.seats.all() if s.user_id} | {game.created_by_id}
-    if any_block_between(user, list(others)):
+    if any_block_between(user, _others_at(game)):
         return False
     if policy == Game.JoinPolicy.ANYONE:
         return True
@@ -317,10 +330,13 @@ def _seat_rows(game_ids: list[int]) -> dict[int, list[tuple[int, bool, str | Non
 
 
 def invitations_for(user: Any) -> QuerySet[Invitation]:
+    """Pending invitations to tables in the lobby, but none across a block (see invited_to:
+    with the inviter here; joining checks everyone at the table)."""
     return (
         Invitation.objects.filter(
             to_user=user, status=Invitation.Status.PENDING, game__status=Game.Status.LOBBY
         )
+        .exclude(Exists(blocks_between(user, OuterRef("from_user"))))
         .select_related("game", "from_user")
         .defer("game__state", "game__result", "game__options")
     )

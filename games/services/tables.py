@@ -58,7 +58,7 @@ def _invite(
 ) -> list[Invitation]:
     made = []
     for username in usernames:
-        invitee = User.objects.filter(username__iexact=username.strip()).first()
+        invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
         if invitee is None or invitee.pk == creator.pk:
             raise GameError(
                 _("%(name)s is not a player you can invite.") % {"name": username}, "bad_invitee"
@@ -220,15 +220,14 @@ def _seat(game: Game, user: User) -> Seat:
 
 
 def may_join(game: Game, user: User) -> bool:
-    if game.invitations.filter(to_user=user, status=Invitation.Status.PENDING).exists():
-        return True
-    return selectors.open_to(game, user)
+    return selectors.invited_to(game, user, pending=True) or selectors.open_to(game, user)
 
 
 def game_join(user: User, game_id: int) -> Seat:
     with GameChange(game_id) as change:
         game = _lobby(change)
-        if not may_join(game, user):
+        # seated first: a double click is told so, not that it needs an invitation
+        if not game.seats.filter(user=user).exists() and not may_join(game, user):
             raise NotAllowed(_("You need an invitation to join this table."))
         seat = _seat(game, user)
         game.invitations.filter(to_user=user).update(

@@ -9,8 +9,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from accounts.services import api_token_create, user_block
-from games import services
+from accounts.selectors import friends_of
+from accounts.services import api_token_create, user_ban, user_block
+from games import selectors, services
 from games.errors import GameError, NotAllowed
 from games.models import Game, Invitation, Seat
 
@@ -196,3 +197,45 @@ def test_the_creator_may_choose_to_start_and_bad_options_are_refused_at_creation
         services.game_create(alice, engine=slug, seats=3, options={engine.start_option: 7})
     with pytest.raises(GameError):
         services.game_create(alice, engine=slug, seats=3, options={"no_such_option": 1})
+
+
+@pytest.mark.parametrize("blocker", ["inviter", "invitee"])
+def test_a_block_after_the_invitation_withdraws_it_silently(trio, blocker):
+    """Alice invites bob and carol; then a block between alice and carol (either way). Carol's
+    invitation no longer shows, opens no table and seats nobody, like a table she was never
+    invited to; bob's stands."""
+    alice, bob, carol = trio
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob", "carol"])
+    user_block(*((alice, carol) if blocker == "inviter" else (carol, alice)))
+
+    assert not selectors.invitations_for(carol).exists()
+    assert list(selectors.invitations_for(bob)) == list(game.invitations.filter(to_user=bob))
+    page = client_for(carol).get(reverse("games:table", args=[game.pk]))
+    stranger = client_for(carol).get(reverse("games:table", args=[game.pk + 1000]))
+    assert page.status_code == stranger.status_code == 404
+    joined = client_for(carol).post(reverse("games:command", args=[game.pk, "join"]))
+    assert joined.status_code == 404
+    with pytest.raises(GameError):
+        services.game_join(carol, game.pk)
+    assert not Seat.objects.filter(game=game, user=carol).exists()
+    services.game_join(bob, game.pk)
+    assert Seat.objects.filter(game=game, user=bob).exists()
+
+
+def test_a_banned_friend_is_not_listed_nor_invited(trio):
+    alice, bob, carol = trio
+    moderator = type(alice).objects.create_user("mod", "mod@example.com", "x", is_staff=True)
+    user_ban(moderator, carol, "spam")
+    assert list(friends_of(alice)) == [bob]
+    assert "carol" not in client_for(alice).get(reverse("games:new")).content.decode()
+    with pytest.raises(GameError, match="not a player you can invite"):
+        services.game_create(alice, engine="imperador", seats=3, invite=["carol"])
+
+
+def test_taking_a_seat_twice_says_so_at_an_invited_table(trio):
+    """The second "Take a seat" (a double click) used to be told it needed an invitation."""
+    alice, bob, _carol = trio
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob"])
+    services.game_join(bob, game.pk)
+    with pytest.raises(GameError, match="already have a seat"):
+        services.game_join(bob, game.pk)
