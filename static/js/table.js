@@ -6,8 +6,10 @@
 //   table's parts (/games/<id>/live/) and swaps only the parts whose signature changed.
 // - An open form whose choices did not change is kept as it is (its radios, its open
 //   <details>); when a form the player was using changed, the panel says so.
-// - Clicks are ignored for GUARD_MS after a swap, so a click aimed at the old buttons never
-//   lands on new ones.
+// - A click on a control swapped in less than GUARD_MS ago is ignored, so a click aimed at the
+//   old buttons never lands on new ones (controls that stayed keep working: a race's button).
+// - Focus that was in a swapped part moves to the same control, else to the part's heading
+//   (a screen reader would otherwise start again at the top); the status is read out.
 // - The clock counts down from the stored deadline, corrected by the server's time.
 (function () {
   "use strict";
@@ -19,7 +21,9 @@
   var L = { yourTurn: root.dataset.lYourTurn, left: root.dataset.lLeft, changed: root.dataset.lChanged };
   var offset = parseInt(root.dataset.now, 10) - Date.now(); // server clock minus ours
   var revision = parseInt(root.dataset.revision, 10);
-  var lastSwap = 0;
+  var SWAPPED = "swappedAt"; // a property set on nodes swapped in, with the time
+  var focusPart = null, pressed = null; // where a posted form was: focus goes back there
+  var announced = "";
   var fetching = false, again = false, expiredAsked = false;
   var baseTitle = document.title;
   var wasWanted = root.dataset.wanted;
@@ -64,21 +68,73 @@
     oldPart.replaceWith(newPart);
   }
 
+  function markSwapped(node) {
+    var now = Date.now();
+    node[SWAPPED] = now;
+    Array.prototype.forEach.call(node.querySelectorAll("[data-live]"), function (el) { el[SWAPPED] = now; });
+  }
+  function justSwapped(el) {
+    var part = el.closest("[data-live]");
+    return !!part && Date.now() - (part[SWAPPED] || 0) < GUARD_MS;
+  }
+
+  function focusable(el) {
+    return el.matches("a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select, textarea, summary, [tabindex]");
+  }
+  // Focus back in the part it was in: the same control if it is still there (by id, or by its
+  // form's move and value), else the part's first heading, else the part itself.
+  function restoreFocus(name, was) {
+    var part = root.querySelector('[data-live="' + name + '"]');
+    if (!part) return;
+    var target = null;
+    if (was && was.isConnected && part.contains(was)) target = was; // its form was kept
+    else if (was && was.id) target = document.getElementById(was.id);
+    if (target && (!part.contains(target) || target.disabled)) target = null;
+    if (!target) target = part.querySelector("h2, h3") || part;
+    if (target.offsetParent === null && target !== part) target = part;
+    if (!focusable(target)) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
+  }
+
+  function statusText() {
+    var status = document.getElementById("status");
+    if (!status) return "";
+    var copy = status.cloneNode(true);
+    Array.prototype.forEach.call(copy.querySelectorAll(".clock"), function (c) { c.remove(); });
+    return copy.textContent.replace(/\s+/g, " ").trim();
+  }
+  function announce(urgent) {
+    var text = statusText();
+    if (!text || (text === announced && !urgent)) return;
+    announced = text;
+    var region = document.getElementById(urgent ? "table-alert" : "table-announce");
+    if (!region) return;
+    region.textContent = "";
+    setTimeout(function () { region.textContent = text; }, 50); // the same words again are news
+  }
+
   function apply(html) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("live-root");
     if (!fresh) return;
     var rev = parseInt(fresh.dataset.revision, 10);
     if (rev < revision) return; // an answer older than what we show
+    var active = pressed || document.activeElement, lostFocus = focusPart;
+    focusPart = null;
+    pressed = null;
     topParts(fresh).forEach(function (part) {
       var old = root.querySelector('[data-live="' + part.dataset.live + '"]');
       if (!old) return;
       if (old.dataset.sig === part.dataset.sig) { freshKeys(old, part); return; }
+      if (old.contains(active)) lostFocus = part.dataset.live;
       var node = document.importNode(part, true);
+      markSwapped(node);
       if (part.dataset.live === "moves") swapMoves(old, node);
       else old.replaceWith(node);
-      lastSwap = Date.now();
     });
+    if (lostFocus && (!document.activeElement || document.activeElement === document.body || !root.contains(document.activeElement))) {
+      restoreFocus(lostFocus, active);
+    }
     ["revision", "version", "now", "wanted", "present"].forEach(function (key) {
       root.dataset[key] = fresh.dataset[key];
     });
@@ -89,7 +145,9 @@
       input.value = fresh.dataset.version;
     });
     expiredAsked = false;
+    var before = wasWanted;
     wanted();
+    announce(root.dataset.wanted === "window" && before !== "window");
     tick();
   }
 
@@ -157,7 +215,7 @@
     if (group) group.dataset.touched = "1";
   });
   root.addEventListener("click", function (e) {
-    if (Date.now() - lastSwap < GUARD_MS && e.target.closest("button, input, label, summary, select, a")) {
+    if (justSwapped(e.target) && e.target.closest("button, input, label, summary, select, a")) {
       e.preventDefault();
       e.stopPropagation();
       return;
@@ -169,7 +227,7 @@
   root.addEventListener("submit", function (e) {
     var form = e.target;
     if (form.dataset.native) { delete form.dataset.native; return; } // the browser sends it
-    if (Date.now() - lastSwap < GUARD_MS) { e.preventDefault(); return; }
+    if (justSwapped(form)) { e.preventDefault(); return; }
     // a form that asks first (Cancel): confirm() here stands for the server's confirmation page
     if (form.dataset.confirm) {
       if (!window.confirm(form.dataset.confirm)) { e.preventDefault(); return; }
@@ -186,6 +244,10 @@
     });
     var data = new FormData(form);
     if (e.submitter && e.submitter.name) data.append(e.submitter.name, e.submitter.value);
+    var home = form.closest("[data-live]");
+    while (home && home.parentElement && home.parentElement.closest("[data-live]")) home = home.parentElement.closest("[data-live]");
+    focusPart = home ? home.dataset.live : null; // disabling the pressed button drops its focus
+    pressed = e.submitter || form.querySelector("button");
     Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = true; });
     fetch(form.action, { method: "POST", body: data, credentials: "same-origin" })
       .then(function (r) {
@@ -204,9 +266,9 @@
       .then(function (html) {
         if (html === null) return;
         var doc = new DOMParser().parseFromString(html, "text/html");
+        // the same live region, new words: a region inserted anew is not read out
         var fresh = doc.querySelector(".messages"), old = document.querySelector(".messages");
-        if (old) old.remove();
-        if (fresh) document.getElementById("main").before(document.importNode(fresh, true));
+        if (old) old.innerHTML = fresh ? fresh.innerHTML : "";
         Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = false; });
         apply(html);
       })
@@ -258,5 +320,6 @@
   });
   wanted();
   tick();
+  announced = statusText(); // what the page said when it loaded is not news
   if (window.WebSocket) connect();
 })();

@@ -161,7 +161,7 @@ def settle(page: Any) -> None:
     page.wait_for_function("() => Date.now() - (window.__swappedAt || 0) > 450", polling=100)
 
 
-def _wanted(fields: dict[str, Any]) -> dict[str, list[str]]:
+def wanted_fields(fields: dict[str, Any]) -> dict[str, list[str]]:
     return {
         name: [json.dumps(v) for v in (value if isinstance(value, AnyOf) else [value])]
         for name, value in fields.items()
@@ -175,7 +175,7 @@ def _messages(page: Any) -> str:
 def click_move(page: Any, type: str, **fields: Any) -> int:
     """Chooses the move in the page's form and presses its button, without waiting for the
     answer; returns the seat's revision before it."""
-    wanted = _wanted(fields)
+    wanted = wanted_fields(fields)
     for _attempt in range(5):
         page.wait_for_function(FIND_FORM, arg=[type, wanted], timeout=15_000)
         settle(page)
