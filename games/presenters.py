@@ -12,7 +12,7 @@ import json
 from dataclasses import dataclass, field
 from typing import Any
 
-from games.catalog.base import Presentation
+from games.catalog.base import Presentation, comma
 from games.catalog.registry import GENERIC
 
 BUTTONS_UP_TO = 12
@@ -69,7 +69,7 @@ def describe_value(
     if isinstance(value, str):
         return _humanise(value, words, presentation)
     if isinstance(value, list):
-        return ", ".join(
+        return comma().join(
             describe_value(name.rstrip("s"), item, cards, players, words, presentation)
             for item in value
         )
@@ -125,7 +125,7 @@ def action_groups(
         if len(actions) <= BUTTONS_UP_TO:
             for action in actions:
                 posted = {f"f_{k}": json.dumps(action[k]) for k in names if k in action}
-                text = ", ".join(
+                text = comma().join(
                     describe_value(k, action[k], cards, players, words, presentation)
                     for k in names
                     if k in action

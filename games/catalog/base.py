@@ -18,6 +18,7 @@ from typing import Any
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
 
 from games.labels import word as shared_word
 
@@ -30,13 +31,18 @@ SEAT_FIELDS = frozenset(
 )
 
 
+def comma() -> str:
+    """Between the items of a list: ", " in most languages, "، " in Persian."""
+    return pgettext("list separator", ", ")
+
+
 def join(items: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     if not items:
         return _("nobody")
     if len(items) == 1:
         return items[0]
-    return _("%(list)s and %(last)s") % {"list": ", ".join(items[:-1]), "last": items[-1]}
+    return _("%(list)s and %(last)s") % {"list": comma().join(items[:-1]), "last": items[-1]}
 
 
 def is_seat(value: Any) -> bool:
@@ -74,7 +80,7 @@ class Words:
     def scores(self, scores: Any) -> str:
         if not isinstance(scores, list | tuple):
             return ""
-        return ", ".join(
+        return comma().join(
             _("%(name)s %(points)s") % {"name": self.name(seat), "points": points}
             for seat, points in enumerate(scores)
         )

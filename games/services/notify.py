@@ -15,11 +15,13 @@ from django.conf import settings
 from django.db import transaction
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone, translation
+from django.utils.functional import lazy
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from accounts.models import Notification, User
 from accounts.notifications import Notice, NoticeBatch, notice_batch, notify, notify_all
+from games.catalog.base import comma
 from games.engines import registry
 from games.engines.core import Engine, State, Waiting
 from games.errors import GameError, NotActive, NotAllowed
@@ -61,7 +63,9 @@ def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
     with it: nothing waits any more."""
     result = game.result or {}
     names = [s.name for s in seats]
-    winners = ", ".join(names[i] for i in result.get("winners", [])) or "—"
+    won_by = [names[i] for i in result.get("winners", [])]
+    # joined in each reader's language (a Persian comma for a Persian notice): said in _say
+    winners = lazy(lambda: comma().join(won_by) or "—", str)()
     notices: list[Notice] = []
     for seat in (s for s in seats if s.user_id):
         won = seat.index in result.get("winners", [])

@@ -13,6 +13,7 @@ from django.utils.translation import ngettext
 from accounts.models import User
 from accounts.selectors import are_friends, has_blocked
 from games import broadcast, selectors
+from games.catalog.base import comma
 from games.engines import registry
 from games.engines.core import IllegalAction
 from games.errors import GameError, NotActive, NotAllowed
@@ -286,7 +287,7 @@ def game_start(user: User, game_id: int, fill_with_bots: bool = True, anyway: bo
         if absent and not anyway:
             raise GameError(
                 _("Not everyone is ready: %(names)s. Wait for them, or start anyway.")
-                % {"names": ", ".join(s.name for s in absent)},
+                % {"names": comma().join(s.name for s in absent)},
                 "not_ready",
             )
         for seat in absent:

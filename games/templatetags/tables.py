@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import history
 from games.catalog import registry
-from games.catalog.base import GENERIC_BOARD
+from games.catalog.base import GENERIC_BOARD, comma
 from games.catalog.pictures import picture_path
 
 register = template.Library()
@@ -194,11 +194,24 @@ def card_chip(
             parts.append(format_html('<span class="crown" aria-hidden="true">{}</span>', "👑"))
         if face.icon:
             parts.append(format_html('<span class="ico" aria-hidden="true">{}</span>', face.icon))
+    # a crowned card is said "royal rat": its crown is a picture, its shown name just "rat"
+    spoken = face.title if face.crown and face.title else face.name
     if face.name and not short:
         ltr = mark_safe(' dir="ltr"') if face.ltr else ""
-        parts.append(format_html('<span class="nm"{}>{}</span>', ltr, face.name))
+        if spoken == face.name:
+            parts.append(format_html('<span class="nm"{}>{}</span>', ltr, face.name))
+        else:
+            parts.append(
+                format_html(
+                    '<span class="nm" aria-hidden="true"{}>{}</span>'
+                    '<span class="visually-hidden">{}</span>',
+                    ltr,
+                    face.name,
+                    spoken,
+                )
+            )
     elif face.name:
-        parts.append(format_html('<span class="visually-hidden">{}</span>', face.name))
+        parts.append(format_html('<span class="visually-hidden">{}</span>', spoken))
     if face.value is not None:
         parts.append(format_html('<b class="val">{}</b>', face.value))
     if count > 1:
@@ -329,7 +342,7 @@ def _other_words(posted: dict[str, str], skip: list[str], players: Sequence[str]
             parts.append(str(_("no card")))
         else:
             parts.append(presentation.word(str(value)))
-    return ", ".join(parts)
+    return comma().join(parts)
 
 
 @register.simple_tag

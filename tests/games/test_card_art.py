@@ -158,3 +158,23 @@ def test_the_shared_tag_names_no_game():
     assert len(packages) == len(registry.ENGINES)
     for name in [*registry.ENGINES, *packages]:
         assert name not in source, name
+
+
+def _spoken(html: str) -> str:
+    """What a screen reader says of a chip: its text, without what is hidden from it."""
+    html = re.sub(r'<(\w+)[^>]*aria-hidden="true"[^>]*>.*?</\1>', "", html)
+    html = re.sub(r'<img[^>]*alt="([^"]*)"[^>]*>', r" \1 ", html)
+    return " ".join(re.sub(r"<[^>]+>", " ", html).split())
+
+
+@pytest.mark.parametrize("short", [False, True])
+def test_a_royal_card_is_said_royal_to_screen_readers(short):
+    """The crown is a picture and the shown name just "rat": the royal rat and the plain rat
+    sounded the same, so a blind player could not choose whether to offer a royal."""
+    from games.templatetags.tables import card_chip
+
+    slug = "cockroach-poker-royal"
+    with translation.override("en"):
+        royal = _spoken(card_chip(slug, {"id": 1, "kind": "royal_rat"}, short=short))
+        plain = _spoken(card_chip(slug, {"id": 2, "kind": "rat"}, short=short))
+    assert "royal rat" in royal and "royal" not in plain and "rat" in plain, (royal, plain)

@@ -87,6 +87,9 @@ def chip_part(engine: str, card: dict) -> str:
     if card["kind"] == "number":
         return f'<b class="val">{card["value"]}</b>'
     word = catalog.get(engine).word(card["kind"].removeprefix("royal_"))
+    if card["kind"].startswith("royal_"):  # shown as its species, said as a royal one
+        said = catalog.get(engine).word(card["kind"])
+        return f'<span class="nm" aria-hidden="true">{word}</span><span class="visually-hidden">{said}</span>'
     return f'<span class="nm">{word}</span>'
 
 
@@ -317,3 +320,44 @@ def test_a_caught_cheat_no_longer_asks_the_new_guard_to_accuse(started, named):
     for seat, user in users.items():
         board = text_of(board_area(page_for(user, game)[0]))
         assert fidgeting not in board and asked not in board, (seat, board)
+
+
+def test_a_cockroach_chain_reads_right_to_left_in_persian(started, named):
+    """The card's way, on the board and in the recent rounds: each name isolated (<bdi>), or
+    Latin names around the arrow made a left-to-right run and the mirrored arrow pointed back
+    at the giver; the claim in Persian quotes; the hop's "to" said to screen readers."""
+    game = started("cockroach-poker-royal")
+    users = seat_users(game)
+    rng = random.Random(5)
+    for _move in range(200):  # until a round is over and the next has its first offer
+        game.refresh_from_db()
+        state = game.state
+        if state["recent"] and state.get("round") and state["round"]["chain"]:
+            break
+        seat, action = next_human_move(game, rng)
+        services.act(users[seat], game.pk, game.version_for(seat), action)
+    else:
+        raise AssertionError("no round with a chain after a finished one")
+    User.objects.filter(pk__in=[u.pk for u in users.values()]).update(language="fa")
+    client = Client()
+    client.force_login(users[0])
+    client.cookies["django_language"] = "fa"
+    html = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    chain = html.split('<ol class="chain"', 1)[1].split("</ol>", 1)[0]
+    recent = html.split('<ol class="recent">', 1)[1].split("</ol>", 1)[0]
+    for part in (chain, recent):
+        assert re.search(r"<bdi>(Anouk|Bertil|Cosima)</bdi>", part), part
+        hops = re.findall(
+            r'→</span><span class="visually-hidden">([^<]+)</span> (?:<strong>)?<bdi>', part
+        )
+        assert hops and all(hop.strip() and hop != "to" for hop in hops), part  # said, in Persian
+    assert "«" in recent and "“" not in recent
+
+
+def test_lists_use_the_languages_own_comma():
+    from games.catalog.base import join
+
+    with translation.override("fa"):
+        assert join(["a", "b", "c"]) == "a، b و c"
+    with translation.override("cs"):
+        assert join(["a", "b", "c"]).startswith("a, b")

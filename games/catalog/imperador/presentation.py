@@ -8,7 +8,15 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from games.catalog.base import CardFace, Mark, Presentation, Words, is_seat, public_events
+from games.catalog.base import (
+    CardFace,
+    Mark,
+    Presentation,
+    Words,
+    comma,
+    is_seat,
+    public_events,
+)
 from games.catalog.imperador import art as card_art
 from games.catalog.imperador.sentences import REASONS, SENTENCES, band
 from games.catalog.imperador.words import WORDS
@@ -127,7 +135,7 @@ class Imperador(Presentation):
         w = Words(players, self)
         text = _("Bluff: %(name)s raised a hand holding %(values)s.") % {
             "name": w.name(seat),
-            "values": ", ".join(str(v) for v in held),
+            "values": comma().join(str(v) for v in held),
         }
         return [Mark("bluff", text)]
 

@@ -7,7 +7,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from games.catalog.base import Sentence, Words
+from games.catalog.base import Sentence, Words, comma
 
 
 def band(values: Any) -> str:
@@ -74,7 +74,7 @@ def _hands_shown(d: dict[str, Any], w: Words) -> str:
         for seat, hand in enumerate(hands)
         if hand in HAND_WORDS
     ]
-    return _("Hands: %(hands)s.") % {"hands": ", ".join(parts)}
+    return _("Hands: %(hands)s.") % {"hands": comma().join(parts)}
 
 
 CASES = {
