@@ -239,3 +239,20 @@ def test_taking_a_seat_twice_says_so_at_an_invited_table(trio):
     services.game_join(bob, game.pk)
     with pytest.raises(GameError, match="already have a seat"):
         services.game_join(bob, game.pk)
+
+
+def test_every_field_description_a_page_points_at_is_on_the_page(started, trio):
+    """A field's aria-describedby named "…_helptext" while the page's help was "…_help": a
+    screen reader never read the help of the new-table form."""
+    game = started("imperador")
+    client = client_for(trio[0])
+    pages = ["/games/new/", f"/games/{game.pk}/report/", "/profile/", "/friends/"]
+    checked = 0
+    for url in pages:
+        html = client.get(url).content.decode()
+        ids = set(re.findall(r'\bid="([^"]+)"', html))
+        for described in re.findall(r'aria-describedby="([^"]+)"', html):
+            for ref in described.split():
+                assert ref in ids, (url, ref)
+                checked += 1
+    assert checked >= 3

@@ -31,3 +31,52 @@ def test_a_long_word_in_the_table_talk_keeps_the_page_phone_wide(make_user, sign
     box = page.locator("#chat-text").bounding_box()
     assert box is not None and box["height"] >= 40, box
     page.locator("#chat").screenshot(path=str(shots / "chat-phone.png"))
+
+
+CONTRAST = """([fg, bg]) => {
+  const rgb = (c) => c.match(/[\\d.]+/g).slice(0, 3).map(Number);
+  const lum = (c) => {
+    const [r, g, b] = rgb(c).map((v) => {
+      v /= 255;
+      return v <= 0.03928 ? v / 12.92 : ((v + 0.055) / 1.055) ** 2.4;
+    });
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  return (a + 0.05) / (b + 0.05);
+}"""
+
+
+def test_targets_a_finger_can_hit_and_a_focus_ring_one_can_see(make_user, signed_in_page, stack):
+    """On a phone: the table's small links are 44 px tall, a game in My games opens from
+    anywhere on its card, the focus ring and a field's border stand 3:1 from what is around
+    them (a review measured 16 px links, a 19 px tap area and a 1.6:1 ring)."""
+    users = [make_user(name) for name in ("ora", "pat", "quy")]
+    game = in_thread(lambda: friends_at_a_started_table(users, "mogel-motte"))
+    page = signed_in_page(users[0])
+    page.set_viewport_size(PHONE)
+    page.goto(f"{stack.base}/games/{game.pk}/")
+    for selector in (".small-links a", ".rules-link", "details.secondary > summary"):
+        box = page.locator(selector).first.bounding_box()
+        assert box is not None and box["height"] >= 44, (selector, box)
+
+    page.locator("#chat-text").focus()
+    page.keyboard.press("Shift+Tab")  # the keyboard's way in: the ring shows
+    ring, field = page.evaluate(
+        """() => {
+          const el = document.activeElement, style = getComputedStyle(el);
+          const input = getComputedStyle(document.getElementById("chat-text"));
+          return [[style.outlineStyle, style.outlineColor, style.outlineWidth], input.borderTopColor];
+        }"""
+    )
+    page_bg = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    assert ring[0] != "none" and float(ring[2].rstrip("px")) >= 2, ring
+    assert page.evaluate(CONTRAST, [ring[1], page_bg]) >= 3, ring
+    assert page.evaluate(CONTRAST, [field, "rgb(255, 255, 255)"]) >= 3, field
+
+    page.goto(f"{stack.base}/games/")
+    row = page.locator(f'li.game-row:has(a[href="/games/{game.pk}/"])').first
+    box = row.bounding_box()
+    assert box is not None
+    page.mouse.click(box["x"] + box["width"] - 8, box["y"] + box["height"] - 8)  # its corner
+    page.wait_for_url(f"**/games/{game.pk}/")

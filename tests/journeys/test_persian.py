@@ -69,3 +69,26 @@ def test_a_persian_table_page_is_right_to_left_and_plays_in_place(make_user, sig
     assert page.locator("html").get_attribute("dir") == "rtl"
     assert PERSIAN.search(page.locator('[data-live="history"]').inner_text())
     shoot(page, JOURNEY, "02-after-a-move")
+
+
+def test_the_keyboards_arrows_choose_a_language_and_the_button_switches(
+    make_user, signed_in_page, stack
+):
+    """An arrow key in the language menu used to reload the page in the next language at
+    once (WCAG 3.2.2): French lay three reloads away. Now the arrows only choose."""
+    page = signed_in_page(make_user("tove"))
+    page.goto(f"{stack.base}/games/")
+    page.evaluate("() => { window.__sameDocument = true; }")  # gone if the page reloads
+    page.locator("details:has(select[name='language']) > summary").click()
+    page.locator("select[name='language']").focus()
+    for _ in range(4):  # en → … → the last of five
+        page.keyboard.press("ArrowDown")
+    page.wait_for_timeout(700)
+    assert page.evaluate("() => window.__sameDocument === true"), "an arrow key reloaded"
+    assert page.locator("html").get_attribute("lang") == "en"
+    chosen = page.locator("select[name='language']").input_value()
+    assert chosen != "en"
+    page.keyboard.press("Tab")  # to the button
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert page.locator("html").get_attribute("lang") == chosen
