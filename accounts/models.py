@@ -184,6 +184,14 @@ class FriendRequest(models.Model):
         default=False,
         help_text=_("Sent while the recipient had blocked the sender: never shown to them."),
     )
+    by_email = models.BooleanField(
+        _("sent to an email address"),
+        default=False,
+        help_text=_(
+            "The sender typed an address: their list does not show whose it is until the "
+            "request is answered."
+        ),
+    )
     created_at = models.DateTimeField(_("sent"), default=timezone.now)
     answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
 

@@ -76,9 +76,12 @@ def incoming_requests(user: User) -> QuerySet[FriendRequest]:
 
 
 def outgoing_requests(user: User) -> QuerySet[FriendRequest]:
-    """Pending requests the player sent, silenced ones included so a block stays secret."""
+    """Pending requests the player sent, silenced ones included so a block stays secret; not
+    those sent to an email address (listing them would say whose address it is)."""
     return (
-        FriendRequest.objects.filter(from_user=user, status=FriendRequest.Status.PENDING)
+        FriendRequest.objects.filter(
+            from_user=user, status=FriendRequest.Status.PENDING, by_email=False
+        )
         .select_related("to_user")
         .order_by("-created_at")
     )

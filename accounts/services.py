@@ -207,8 +207,11 @@ def friendship_create(a: User, b: User) -> Friendship:
 
 
 @transaction.atomic
-def friend_request_send(sender: User, recipient: User) -> tuple[RequestOutcome, FriendRequest]:
-    """Sends a request, or accepts the recipient's pending request to the sender (mutual)."""
+def friend_request_send(
+    sender: User, recipient: User, *, by_email: bool = False
+) -> tuple[RequestOutcome, FriendRequest]:
+    """Sends a request, or accepts the recipient's pending request to the sender (mutual).
+    ``by_email``: the sender typed an address, and must not learn from it whose it is."""
     if sender.pk == recipient.pk:
         raise FriendError("self", _("You cannot send a friend request to yourself."))
     if not recipient.is_active:
@@ -224,6 +227,13 @@ def friend_request_send(sender: User, recipient: User) -> tuple[RequestOutcome, 
             "already_friends", _("You and %(name)s are already friends.") % {"name": recipient.name}
         )
     pending = _pending_between(sender, recipient).select_for_update().first()
+    if pending is not None and pending.from_user_id == sender.pk and pending.by_email:
+        if by_email:
+            raise FriendError("duplicate", "")  # the caller says the same thing either way
+        # asked by name now: the request shows as sent, just as a fresh one would
+        pending.by_email = False
+        pending.save(update_fields=["by_email"])
+        return RequestOutcome.SENT, pending
     if pending is not None and pending.from_user_id == sender.pk:
         raise FriendError(
             "duplicate",
@@ -236,7 +246,7 @@ def friend_request_send(sender: User, recipient: User) -> tuple[RequestOutcome, 
         Friendship.objects.create(user_low=low, user_high=high)
         return RequestOutcome.BECAME_FRIENDS, pending
     request = FriendRequest.objects.create(
-        from_user=sender, to_user=recipient, silenced=_blocked(recipient, sender)
+        from_user=sender, to_user=recipient, silenced=_blocked(recipient, sender), by_email=by_email
     )
     if not request.silenced:  # a blocker never hears of the blocked
         with translation.override(recipient.language or settings.LANGUAGE_CODE):
@@ -390,5 +400,5 @@ def friend_request_by_email(user: User, address: str) -> bool:
         return True
     # already friends, already asked, blocked...: nothing is told about a stranger's address
     with contextlib.suppress(FriendError):
-        friend_request_send(user, other)
+        friend_request_send(user, other, by_email=True)
     return True

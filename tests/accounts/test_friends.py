@@ -81,6 +81,32 @@ def test_an_address_nobody_uses_gets_the_same_answer_and_changes_nothing(as_alic
     assert state() == before
 
 
+def test_a_request_sent_to_an_address_does_not_say_whose_it_is(as_alice, alice, bob, carol):
+    """After sending to an address, the sender's own friends page listed the request under
+    the owner's name: a lookup of who signed up with it. Now the page after a real address
+    reads as after a made-up one; bob still gets the request; asking bob by name later shows
+    it as sent, as a fresh request would."""
+
+    def friends_page() -> str:
+        html = as_alice.get(reverse("friends")).content.decode()
+        return re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+
+    send(as_alice, "nobody@example.com")
+    after_nobody = friends_page()
+    send(as_alice, "bob@example.com")
+    assert friends_page() == after_nobody
+    assert selectors.relationship(alice, bob) == "none"
+    assert list(selectors.incoming_requests(bob).values_list("from_user", flat=True)) == [alice.pk]
+    assert send(as_alice, "bob@example.com").status_code == 200  # again: the same answer
+    assert friends_page() == after_nobody
+
+    response = send(as_alice, "bob")
+    assert page_messages(response) == ["Friend request sent to bob."]
+    assert selectors.relationship(alice, bob) == "outgoing"
+    assert FriendRequest.objects.filter(from_user=alice, to_user=bob).count() == 1
+    assert bob.notifications.filter(kind="friend_request").count() == 1  # told once
+
+
 def test_looking_up_addresses_is_limited_to_ten_an_hour(as_alice, alice, bob):
     for k in range(10):
         send(as_alice, f"someone{k}@example.com")
