@@ -194,7 +194,8 @@ def card_chip(
             parts.append(format_html('<span class="crown" aria-hidden="true">{}</span>', "👑"))
         if face.icon:
             parts.append(format_html('<span class="ico" aria-hidden="true">{}</span>', face.icon))
-    # a crowned card is said "royal rat": its crown is a picture, its shown name just "rat"
+    # a crowned card is said with its crown (its title): the crown is a picture, and the
+    # shown name only the species, the same as the plain card's
     spoken = face.title if face.crown and face.title else face.name
     if face.name and not short:
         ltr = mark_safe(' dir="ltr"') if face.ltr else ""

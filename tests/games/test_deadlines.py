@@ -137,6 +137,9 @@ def test_the_worker_gives_the_bots_their_own_moment_on_time(alice, monkeypatch, 
     takes it at its time: before the grace after which the sweep would take it itself."""
     monkeypatch.setattr(tables, "MIN_MOVE_SECONDS", 1)
     monkeypatch.setattr(bot_time, "COUNTDOWN_AT_DRAW_SECONDS", 0)
+    # no sooner than 4 s: a moment drawn within the sweep's 1 s beat of the start could pass
+    # before any sweep saw it coming (it is then the grace's, 30 s on: not what this tests)
+    monkeypatch.setattr(bot_time, "ASIDE_DELAY", (0.4, 1.0))
     flush_broker()
     worker = Worker(tmp_path)
     worker.start()
