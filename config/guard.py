@@ -29,8 +29,9 @@ from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import RequestDataTooBig
 from django.db import OperationalError
-from django.http import HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
+from django.shortcuts import render
 from django.views import defaults
 from psycopg_pool import PoolTimeout
 
@@ -306,3 +307,16 @@ def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpRespons
     if is_api(request):
         return error_response(request, 500, "server_error", "Something went wrong on our side.")
     return defaults.server_error(request)
+
+
+class SaidNotFound(Http404):
+    """A 404 whose message is written for the reader (translated, naming nothing they may
+    not know): the page shows it instead of the generic words."""
+
+
+def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
+    """handler404: the generic page, with the reader's own message when there is one."""
+    if is_api(request):
+        return defaults.page_not_found(request, exception)
+    said = str(exception.args[0]) if isinstance(exception, SaidNotFound) and exception.args else ""
+    return render(request, "404.html", {"said": said}, status=404)

@@ -19,4 +19,5 @@ urlpatterns = [
     path("", include("accounts.urls")),
 ]
 
+handler404 = "config.guard.page_not_found"
 handler500 = "config.guard.server_error"  # 503 + Retry-After when the database is out of reach

@@ -100,6 +100,19 @@ def invited_to(game: Game, user: Any, *, pending: bool = False) -> bool:
     return invitations.exists() and not any_block_between(user, _others_at(game))
 
 
+def invitation_outlived(game_id: int, user: Any) -> bool:
+    """Whether ``user`` was invited to a table that has left the lobby since (started
+    without them, or cancelled): they knew of it, so they may be told what became of it. A
+    table still in the lobby is never named (an invitation a block withdrew stays unsaid)."""
+    if user is None or not user.is_authenticated:
+        return False
+    return (
+        Invitation.objects.filter(game_id=game_id, to_user=user)
+        .exclude(game__status=Game.Status.LOBBY)
+        .exists()
+    )
+
+
 def open_to(game: Game, user: Any) -> bool:
     """Whether a table in the lobby is open to ``user`` by its join policy (invitations aside):
     the creator's friends, their friends too, or anyone signed in — and never across a block,

@@ -19,6 +19,7 @@ from django.views.decorators.cache import never_cache
 from accounts import notifications
 from accounts.models import User
 from accounts.selectors import are_friends
+from config.guard import SaidNotFound
 from games import pending, presenters, replays, selectors, services
 from games.catalog import registry as catalog
 from games.engines import registry
@@ -31,6 +32,9 @@ from games.services import chat, notify, pace, vacation
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
     game = selectors.visible_game(game_id, request.user)
     if game is None:
+        if selectors.invitation_outlived(game_id, request.user):
+            # their invitation's notice or an old page led here: say what became of it
+            raise SaidNotFound(_("This table started without you, or was cancelled."))
         raise Http404(_("There is no such game, or you may not see it."))
     return game
 

@@ -166,6 +166,25 @@ def seat_handed_to_bot(game: Game, seat: Seat) -> None:
         )
 
 
+def table_cancelled(game: Game, host: User, players: list[User]) -> None:
+    """The creator cancelled the table before its start: whoever had sat down or was still
+    invited hears it (their page only changed to "aborted" before), and their invitation
+    notice is read with it: there is nothing left to accept."""
+    name = registry.get(game.engine, game.rules_version).name
+    text = gettext_lazy("%(host)s cancelled the table of %(game)s #%(id)s.")
+    notices = [
+        Notice(
+            user,
+            Notification.Kind.GAME_FINISHED,
+            _say(user, text, host=host.name, game=name, id=game.pk),
+            _table(game),
+            game.pk,
+        )
+        for user in players
+    ]
+    notify_all(notices, supersede=(game.pk, (Notification.Kind.INVITATION,)))
+
+
 def invited(game: Game, invitee: User, host: User) -> None:
     text = gettext_lazy("%(host)s invites you to a table of %(game)s.")
     notify(

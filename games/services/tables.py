@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
-from accounts.selectors import are_friends, has_blocked
+from accounts.selectors import any_block_between, are_friends, has_blocked
 from games import broadcast, selectors
 from games.catalog.base import comma
 from games.engines import registry
@@ -252,10 +252,12 @@ def invitation_decline(user: User, game_id: int) -> None:
 def seat_ready(user: User, game_id: int, ready: bool = True) -> Seat:
     """A seated player says they are at the table (Live tables start when all are)."""
     with GameChange(game_id) as change:
-        _lobby(change)
+        game = _lobby(change)
         seat = change.seat_of(user)
         if seat is None:
             raise NotAllowed(_("You are not playing at this table."))
+        if game.pace != Pace.LIVE:  # a forged form: only Live tables wait for "ready"
+            raise GameError(_("Only Live tables wait for everyone to be ready."), "not_live")
         seat.ready_at = change.now if ready else None
         seat.save(update_fields=["ready_at"])
         change.touch()
@@ -313,12 +315,19 @@ def game_cancel(user: User, game_id: int) -> None:
         game = _lobby(change)
         if game.created_by_id != user.pk:
             raise NotAllowed(_("Only the table's creator can cancel it."))
-        game.invitations.filter(status=Invitation.Status.PENDING).update(
-            status=Invitation.Status.CANCELLED
-        )
+        pending = game.invitations.filter(status=Invitation.Status.PENDING)
+        # told: who sat down, and who is still invited (never across a block: see invited_to)
+        told = [s.user for s in change.seats if s.user is not None and s.user_id != user.pk]
+        told += [
+            i.to_user
+            for i in pending.select_related("to_user")
+            if not any_block_between(i.to_user, [user.pk, *(u.pk for u in told)])
+        ]
+        pending.update(status=Invitation.Status.CANCELLED)
         game.status = Game.Status.ABORTED
         game.finished_at = change.now
         change.touch()
+        notify.table_cancelled(game, user, told)
 
 
 def game_learn(user: User, engine: str) -> Game:

@@ -256,3 +256,62 @@ def test_every_field_description_a_page_points_at_is_on_the_page(started, trio):
                 assert ref in ids, (url, ref)
                 checked += 1
     assert checked >= 3
+
+
+def test_cancelling_a_table_tells_who_sat_down_and_who_was_invited(trio, make_user):
+    """Seated players used to learn of a cancel only from their page turning "aborted"; the
+    invitation's notice stayed unread, its Accept leading nowhere. An invitee across a block
+    hears nothing (the block withdrew the invitation in silence)."""
+    from accounts.models import Notification
+    from accounts.services import friendship_create
+
+    alice, bob, carol = trio
+    dave = make_user("dave")
+    friendship_create(alice, dave)
+    game = services.game_create(alice, engine="imperador", seats=4, invite=["bob", "carol", "dave"])
+    services.game_join(bob, game.pk)
+    user_block(dave, alice)
+    services.game_cancel(alice, game.pk)
+
+    def cancelled(user) -> list[str]:
+        return list(
+            Notification.objects.filter(
+                user=user, game_id=game.pk, kind=Notification.Kind.GAME_FINISHED
+            ).values_list("text", flat=True)
+        )
+
+    for user in (bob, carol):
+        assert cancelled(user) == [f"{alice.name} cancelled the table of Imperador #{game.pk}."]
+    assert cancelled(dave) == [] and cancelled(alice) == []
+    invitation = Notification.objects.get(user=carol, kind=Notification.Kind.INVITATION)
+    assert invitation.read_at is not None
+
+
+def test_an_invitation_that_outlived_its_table_says_what_became_of_it(trio):
+    alice, bob, carol = trio
+    game = services.game_create(
+        alice, engine="imperador", seats=3, invite=["bob", "carol"], allow_spectators=False
+    )
+    services.game_join(bob, game.pk)
+    page = client_for(carol).get(reverse("games:table", args=[game.pk]))
+    assert page.status_code == 200  # invited, in the lobby
+    services.game_start(alice, game.pk)  # carol's seat goes to a bot
+    for answer in (
+        client_for(carol).get(reverse("games:table", args=[game.pk])),
+        client_for(carol).post(reverse("games:command", args=[game.pk, "join"])),
+    ):
+        assert answer.status_code == 404
+        assert "This table started without you, or was cancelled." in answer.content.decode()
+    stranger = client_for(carol).get(reverse("games:table", args=[game.pk + 1000]))
+    assert "started without you" not in stranger.content.decode()
+
+
+def test_only_a_live_table_takes_im_ready(trio):
+    """A forged "I'm ready" at a Daily table was answered "You are ready."."""
+    alice, bob, _carol = trio
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob"])
+    services.game_join(bob, game.pk)
+    before = Seat.objects.get(game=game, user=bob).ready_at
+    answer = client_for(bob).post(reverse("games:command", args=[game.pk, "ready"]), follow=True)
+    assert "Only Live tables wait for everyone to be ready." in answer.content.decode()
+    assert Seat.objects.get(game=game, user=bob).ready_at == before is None

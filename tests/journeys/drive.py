@@ -248,3 +248,12 @@ def sign_up(page: Any, base: str, username: str, emails: Path) -> None:
 
 def pages_by_seat(pages: dict[str, Any], seats: Iterable[tuple[int, str]]) -> dict[int, Any]:
     return {index: pages[username] for index, username in seats}
+
+
+def open_seats(game: Game, users: list[Any], signed_in_page: Any, base: str) -> dict[int, Any]:
+    """Each user's page, signed in and open on the table, by their seat."""
+    seat_of = {s.user_id: s.index for s in game.seats.all()}
+    pages = {seat_of[u.pk]: signed_in_page(u) for u in users}
+    for page in pages.values():
+        page.goto(f"{base}/games/{game.pk}/")
+    return pages

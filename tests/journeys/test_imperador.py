@@ -22,6 +22,7 @@ from tests.journeys.drive import (
     friends_at_a_started_table,
     in_thread,
     move,
+    open_seats,
     shoot,
     wait_revision,
 )
@@ -46,10 +47,7 @@ def test_an_imperador_turn_with_the_show_of_hands_in_three_pages(make_user, sign
     users = [make_user(name) for name in ("pia", "quin", "rae")]
 
     game = in_thread(lambda: friends_at_a_started_table(users, ENGINE))
-    seat_of = {s.user_id: s.index for s in game.seats.all()}
-    pages = {seat_of[u.pk]: signed_in_page(u) for u in users}
-    for page in pages.values():
-        page.goto(f"{stack.base}/games/{game.pk}/")
+    pages = open_seats(game, users, signed_in_page, stack.base)
     first_turn = game.state["turn_number"]
     emperor = game.state["emperor"]
     shoot(pages[emperor], JOURNEY, "01-emperor")

@@ -19,6 +19,7 @@ from tests.journeys.drive import (
     FIND_FORM,
     friends_at_a_started_table,
     in_thread,
+    open_seats,
     revision,
     settle,
     wait_revision,
@@ -58,10 +59,7 @@ def test_a_turn_and_a_show_of_hands_by_keyboard(make_user, signed_in_page, stack
     engine = registry.get(ENGINE)
     users = [make_user(name) for name in ("kit", "lou", "max")]
     game = in_thread(lambda: friends_at_a_started_table(users, ENGINE))
-    seat_of = {s.user_id: s.index for s in game.seats.all()}
-    pages = {seat_of[u.pk]: signed_in_page(u) for u in users}
-    for page in pages.values():
-        page.goto(f"{stack.base}/games/{game.pk}/")
+    pages = open_seats(game, users, signed_in_page, stack.base)
     emperor = game.state["emperor"]
     others = sorted(s for s in pages if s != emperor)
 

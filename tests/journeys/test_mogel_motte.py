@@ -27,6 +27,7 @@ from tests.journeys.drive import (
     friends_at_a_started_table,
     in_thread,
     move,
+    open_seats,
     shoot,
     wait_revision,
 )
@@ -105,10 +106,7 @@ def test_a_race_and_a_slap_answered_in_three_pages_at_once(make_user, signed_in_
 
     game = in_thread(lambda: friends_at_a_started_table(users, ENGINE, seed))
     assert game.seed == seed
-    seat_of = {s.user_id: s.index for s in game.seats.all()}
-    pages = {seat_of[u.pk]: signed_in_page(u) for u in users}
-    for page in pages.values():
-        page.goto(f"{stack.base}/games/{game.pk}/")
+    pages = open_seats(game, users, signed_in_page, stack.base)
     shoot(pages[0], JOURNEY, "01-table")
 
     done: set[str] = set()
