@@ -321,6 +321,7 @@ class Notification(models.Model):
         SEAT_TO_BOT = "seat_to_bot", _("seat handed to the bot")
         REMINDER = "reminder", _("reminder")
         NUDGE = "nudge", _("nudge")
+        REPORT = "report", _("your report was reviewed")
 
     class Email(models.TextChoices):
         NONE = "", _("no email")

@@ -56,6 +56,7 @@ OTHER_KINDS = {
     Notification.Kind.FRIEND_REQUEST: (7 * 24 * 3600, "normal"),
     Notification.Kind.GAME_FINISHED: (3 * 24 * 3600, "low"),
     Notification.Kind.SEAT_TO_BOT: (24 * 3600, "normal"),
+    Notification.Kind.REPORT: (7 * 24 * 3600, "low"),
 }
 
 

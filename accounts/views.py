@@ -129,7 +129,8 @@ def api_token_create(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
-    token = get_object_or_404(ApiToken, pk=token_id, user=request.user, revoked_at__isnull=True)
+    token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
+    # revoked already (a second tab, a double click): the same answer, nothing more to do
     services.api_token_revoke(request.user, token)
     messages.success(request, _("The token “%(name)s” is revoked.") % {"name": token.name})
     return redirect("profile")

@@ -258,4 +258,13 @@ def report_resolve(actor: User, report: Report, status: str, resolution: str) ->
         else ModerationAction.REPORT_DISMISSED
     )
     _log(actor, action, resolution, game_id=report.game_id, target=report.reported)
+    # the reporter hears that someone looked (not what was decided, nor the note: both stay
+    # between the moderators and the log)
+    reporter = report.reporter
+    with translation.override(reporter.language or settings.LANGUAGE_CODE):
+        text = _("A moderator reviewed your report about %(name)s. Thank you for telling us.") % {
+            "name": report.reported.name
+        }
+    url = reverse("games:table", args=[report.game_id]) if report.game_id else ""
+    notify(reporter, Notification.Kind.REPORT, text, url, report.game_id)
     return report

@@ -161,6 +161,13 @@ def test_revoking_a_token_stops_it(as_alice, alice):
     assert user_for_token(raw) is None
     assert list(response.context["tokens"]) == []
     assert "You have no API tokens." in response.content.decode()
+    # a second tab's revoke (or a double click) says the same, not "page not found"
+    revoked_at = token.revoked_at
+    again = as_alice.post(reverse("api_token_revoke", args=[token.pk]), follow=True)
+    assert again.status_code == 200
+    assert page_messages(again) == ["The token “my bot” is revoked."]
+    token.refresh_from_db()
+    assert token.revoked_at == revoked_at
 
 
 def test_a_stranger_cannot_revoke_my_token(alice, bob, state):

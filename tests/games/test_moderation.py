@@ -479,6 +479,14 @@ def test_reports_are_resolved_and_dismissed_through_the_admin(as_admin, started,
     assert reverse("admin:accounts_user_change", args=[bob.pk]) in page
     listing = as_admin.get(reverse("admin:games_report_changelist"), {"status__exact": "open"})
     assert list(listing.context["cl"].result_list) == []
+    # each reporter hears once that a moderator looked: not the decision, not the note
+    for reporter in (alice, carol):
+        (notice,) = Notification.objects.filter(user=reporter, kind=Notification.Kind.REPORT)
+        assert notice.text == (
+            f"A moderator reviewed your report about {bob.name}. Thank you for telling us."
+        )
+        assert notice.url == reverse("games:table", args=[game.pk])
+    assert not Notification.objects.filter(user=bob, kind=Notification.Kind.REPORT).exists()
 
 
 def test_staff_without_the_event_permission_cannot_tell_who_answered_a_secret_window(
