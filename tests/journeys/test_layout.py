@@ -80,3 +80,25 @@ def test_targets_a_finger_can_hit_and_a_focus_ring_one_can_see(make_user, signed
     assert box is not None
     page.mouse.click(box["x"] + box["width"] - 8, box["y"] + box["height"] - 8)  # its corner
     page.wait_for_url(f"**/games/{game.pk}/")
+
+
+def test_the_replays_home_and_end_keys_stay_the_pages_own(make_user, signed_in_page, stack):
+    """End used to jump to the replay's last step wherever the reader was, so a keyboard
+    could not scroll down to the list of bluffs; now only while the steps have focus."""
+    from tests.games.helpers import play_to_the_end
+
+    users = [make_user(name) for name in ("ruth", "sol", "tam")]
+    game = in_thread(lambda: friends_at_a_started_table(users, "imperador"))
+    in_thread(lambda: play_to_the_end(game, seed=2))
+    page = signed_in_page(users[0])
+    page.goto(f"{stack.base}/games/{game.pk}/replay/?step=1")
+    page.evaluate("() => { window.__sameDocument = true; }")  # gone if the page reloads
+    page.keyboard.press("End")
+    page.wait_for_timeout(500)
+    assert page.evaluate("() => window.__sameDocument === true"), "End left the page"
+    assert "step=1" in page.url
+    page.locator('[data-step="next"]').focus()
+    with page.expect_navigation():
+        page.keyboard.press("End")
+    last = page.locator('[data-step="last"]')
+    assert last.count() == 0  # at the end: no further step to jump to
