@@ -104,7 +104,14 @@ class UserAdmin(DeclaredLookupsOnly, DjangoUserAdmin):
     list_filter = ("is_active", "is_staff", BannedFilter, "is_superuser")
     search_fields = ("username", "email", "display_name")
     ordering = ("username",)
-    readonly_fields = ("banned_at", "ban_reason", "last_seen_at", "last_login", "date_joined")
+    readonly_fields = (
+        "banned_at",
+        "ban_reason",
+        "closed_at",
+        "last_seen_at",
+        "last_login",
+        "date_joined",
+    )
     fieldsets = (
         *DjangoUserAdmin.fieldsets,
         (
@@ -121,7 +128,7 @@ class UserAdmin(DeclaredLookupsOnly, DjangoUserAdmin):
                 )
             },
         ),
-        (_("Ban"), {"fields": ("banned_at", "ban_reason")}),
+        (_("Ban"), {"fields": ("banned_at", "ban_reason", "closed_at")}),
     )
     actions = ["ban_users", "unban_users"]
 

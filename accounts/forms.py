@@ -112,3 +112,10 @@ class PushKindsForm(forms.Form):
         widget=forms.CheckboxSelectMultiple,
         required=False,
     )
+
+
+class AccountCloseForm(forms.Form):
+    confirm = forms.BooleanField(
+        label=_("I understand, close my account."),
+        error_messages={"required": _("Tick the box to close your account.")},
+    )

@@ -71,6 +71,9 @@ class User(AbstractUser):
     push_kinds = models.JSONField(_("push notifications for"), default=default_push_kinds)
     push_devices = models.PositiveSmallIntegerField(_("push devices"), default=0)
     banned_at = models.DateTimeField(_("banned at"), null=True, blank=True)
+    closed_at = models.DateTimeField(
+        _("closed at"), null=True, blank=True, help_text=_("The player closed their account.")
+    )
     ban_reason = models.TextField(_("ban reason"), blank=True)
     last_seen_at = models.DateTimeField(_("last seen"), null=True, blank=True)
     # Vacation: while away, turn deadlines wait for the player's return (14 days a year).

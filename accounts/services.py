@@ -18,6 +18,7 @@ import enum
 import zoneinfo
 from datetime import timedelta
 
+from allauth.account.models import EmailAddress
 from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
@@ -31,10 +32,12 @@ from django.utils.translation import ngettext
 from accounts.models import (
     ApiToken,
     Block,
+    EmailPreference,
     FriendRequest,
     Friendship,
     ModerationLog,
     Notification,
+    PushSubscription,
     User,
 )
 from accounts.notifications import notify
@@ -366,6 +369,33 @@ def user_ban(actor: User, user: User, reason: str) -> User:
     ModerationLog.objects.create(
         actor=actor, action=ModerationAction.BAN, target_user=user, reason=reason
     )
+    return user
+
+
+@transaction.atomic
+def account_close(user: User) -> User:
+    """The player closes their own account (their tables are left first: see
+    games.services.departure). They can no longer sign in; their friendships, requests,
+    tokens, devices and notices are deleted, and their email address is freed; their name
+    stays on the records of games played."""
+    user = User.objects.select_for_update().get(pk=user.pk)
+    if user.closed_at is not None:
+        return user
+    Friendship.objects.filter(Q(user_low=user) | Q(user_high=user)).delete()
+    pending = FriendRequest.objects.filter(
+        Q(from_user=user) | Q(to_user=user), status=FriendRequest.Status.PENDING
+    )
+    pending.update(status=FriendRequest.Status.CANCELLED, answered_at=timezone.now())
+    ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    PushSubscription.objects.filter(user=user).delete()
+    Notification.objects.filter(user=user).delete()
+    EmailAddress.objects.filter(user=user).delete()
+    user.email = ""
+    user.email_preference = EmailPreference.NONE
+    user.is_active = False
+    user.closed_at = timezone.now()
+    user.set_unusable_password()
+    user.save()
     return user
 
 

@@ -6,6 +6,7 @@ from accounts import views
 
 urlpatterns = [
     path("profile/", views.profile, name="profile"),
+    path("profile/close/", views.account_close, name="account_close"),
     path("profile/tokens/", views.api_token_create, name="api_token_create"),
     path("profile/tokens/<int:token_id>/revoke/", views.api_token_revoke, name="api_token_revoke"),
     path("profile/push/subscribe/", views.push_subscribe, name="push_subscribe"),

@@ -5,9 +5,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+from allauth.account.decorators import reauthentication_required
 from django.conf import settings
 from django.contrib import messages
+from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
@@ -19,7 +22,13 @@ from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from accounts import notifications, push, selectors, services
-from accounts.forms import ApiTokenForm, FindPlayerForm, ProfileForm, PushKindsForm
+from accounts.forms import (
+    AccountCloseForm,
+    ApiTokenForm,
+    FindPlayerForm,
+    ProfileForm,
+    PushKindsForm,
+)
 from accounts.models import (
     ApiToken,
     EmailPreference,
@@ -28,6 +37,9 @@ from accounts.models import (
     PushSubscription,
     User,
 )
+
+# Closing an account leaves its tables first: the one place these views reach into games.
+from games.services.departure import player_departed
 
 
 def home(request: HttpRequest) -> HttpResponse:
@@ -107,6 +119,22 @@ def profile(request: HttpRequest) -> HttpResponse:
     response = redirect("profile")
     _set_language_cookie(response, user.language)
     return response
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+@reauthentication_required(allow_get=True)  # the password again (allauth's page and limits)
+def account_close(request: HttpRequest) -> HttpResponse:
+    form = AccountCloseForm(request.POST if request.method == "POST" else None)
+    if request.method != "POST" or not form.is_valid():
+        return render(request, "accounts/close.html", {"form": form})
+    user = request.user
+    with transaction.atomic():  # every table left and the account closed, or nothing
+        player_departed(user)
+        services.account_close(user)
+    logout(request)
+    messages.success(request, _("Your account is closed. Thank you for playing."))
+    return redirect("home")
 
 
 @login_required

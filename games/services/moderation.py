@@ -86,7 +86,7 @@ def game_abort(actor: User, game_id: int, reason: str) -> Game:
     return game
 
 
-def _hand_to_bot(change: GameChange, seat: Seat, bot_reason: str) -> None:
+def hand_to_bot(change: GameChange, seat: Seat, bot_reason: str) -> None:
     """Marks the seat as the bot's and, if the game now waits on bots, lets them play (a game
     with no human left goes on in chunks: see GameChange.settle_bots)."""
     Seat.objects.filter(pk=seat.pk).update(is_bot=True, bot_reason=bot_reason)
@@ -115,7 +115,7 @@ def seat_to_bot(actor: User, game_id: int, seat_index: int, reason: str) -> Seat
                 % {"seat": seat_index, "id": game.pk},
                 "already_bot",
             )
-        _hand_to_bot(change, seat, "admin")
+        hand_to_bot(change, seat, "admin")
         _log(actor, ModerationAction.SEAT_TO_BOT, reason, game_id=game.pk, target=seat.user)
         if seat.user is not None and seat.user.is_active:
             text = gettext_lazy("A moderator handed your seat at %(game)s #%(id)s to the bot.")
@@ -159,7 +159,7 @@ def seats_to_bot_for_banned(actor: User, user: User) -> list[Seat]:
             seat = next((s for s in change.seats if s.user_id == user.pk and not s.is_bot), None)
             if seat is None or change.game.status not in OPEN_STATUSES:
                 continue  # it moved on while we waited for the lock
-            _hand_to_bot(change, seat, "banned")
+            hand_to_bot(change, seat, "banned")
             _log(
                 actor,
                 ModerationAction.BANNED_SEAT_TO_BOT,

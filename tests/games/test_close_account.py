@@ -1,0 +1,68 @@
+"""A player closes their own account from the profile: after asking for the password again,
+every table is left (nobody waits for them), and the account can no longer be used."""
+
+from __future__ import annotations
+
+import pytest
+from allauth.account.models import EmailAddress
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import ApiToken, Friendship, Notification, User
+from accounts.services import api_token_create
+from accounts.tokens import user_for_token
+from games import services
+from games.models import Game, Invitation, Seat
+
+pytestmark = pytest.mark.django_db
+
+PASSWORD = "a-long-test-password"
+
+
+def test_closing_an_account_leaves_every_table_and_cannot_be_undone(started, trio, make_user):
+    alice, bob, carol = trio
+    playing = started("imperador")  # alice, bob and carol in play
+    hers = services.game_create(alice, engine="imperador", seats=3, invite=["bob", "carol"])
+    services.game_join(bob, hers.pk)
+    bobs = services.game_create(bob, engine="imperador", seats=3, invite=["alice"])
+    services.game_join(alice, bobs.pk)
+    carols = services.game_create(carol, engine="imperador", seats=3, invite=["alice"])
+    _token, raw = api_token_create(alice, "script")
+    client = Client()
+    client.force_login(alice)
+    close = reverse("account_close")
+
+    # the password again first (allauth's own page); a POST without it changes nothing
+    assert client.post(close, {"confirm": "on"}).status_code == 302
+    assert User.objects.get(pk=alice.pk).is_active
+    reauth = client.post(reverse("account_reauthenticate"), {"password": PASSWORD})
+    assert reauth.status_code == 302
+    unticked = client.post(close, {})
+    assert unticked.status_code == 200
+    assert "Tick the box to close your account." in unticked.content.decode()
+    assert User.objects.get(pk=alice.pk).is_active
+
+    done = client.post(close, {"confirm": "on"}, follow=True)
+    assert "Your account is closed. Thank you for playing." in done.content.decode()
+    assert "_auth_user_id" not in client.session
+
+    alice.refresh_from_db()
+    assert not alice.is_active and alice.closed_at is not None
+    assert alice.email == "" and not EmailAddress.objects.filter(user=alice).exists()
+    assert not Friendship.objects.filter(user_low=alice).exists()
+    assert not Friendship.objects.filter(user_high=alice).exists()
+    assert user_for_token(raw) is None and not ApiToken.objects.filter(revoked_at=None).exists()
+    assert not Notification.objects.filter(user=alice).exists()
+    # her lobby cancelled, bob told; her seat at bob's lobby free; carol's invitation declined
+    assert Game.objects.get(pk=hers.pk).status == Game.Status.ABORTED
+    assert Notification.objects.filter(user=bob, game_id=hers.pk, kind="finished").exists()
+    assert not Seat.objects.filter(game=bobs, user=alice).exists()
+    assert Invitation.objects.get(game=carols, to_user=alice).status == "declined"
+    # at the table in play the bot has her seat, for good, and the game does not wait on her
+    seat = Seat.objects.get(game=playing, user=alice)
+    assert seat.is_bot and seat.bot_reason == "closed" and not seat.reclaimable
+    assert Game.objects.get(pk=playing.pk).status == Game.Status.ACTIVE  # the game goes on
+
+    again = Client()
+    again.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
+    assert "_auth_user_id" not in again.session
