@@ -41,7 +41,7 @@ EXPECTED = {
         "offer": "پیشنهاد کارت",
     },
     "cs": {
-        "home_heading": "Blafujte přátele, jeden tah denně.",
+        "home_heading": "Oblafněte přátele, jeden tah denně.",
         "sign_up": "Zaregistrovat se",
         "footer": "Fibbers — karetní hry o blafování s přáteli.",
         "board_heading": "Stůl",
@@ -49,9 +49,9 @@ EXPECTED = {
         "offer": "Nabídnout",
     },
     "pt": {
-        "home_heading": "Faça bluff aos seus amigos, uma jogada por dia.",
-        "sign_up": "Inscrever-se",
-        "footer": "Fibbers — jogos de cartas e bluff com amigos.",
+        "home_heading": "Blefe com os amigos, uma jogada por dia.",
+        "sign_up": "Cadastrar-se",
+        "footer": "Fibbers — jogos de cartas e blefe com amigos.",
         "board_heading": "A mesa",
         "penalty": "Penalização",
         "offer": "Oferecer",
