@@ -131,15 +131,18 @@ _MOMENT_SUCCEEDED = r"Task games\.tasks\.bot_moment\[[^\]]+\] succeeded"
 
 
 def test_the_worker_gives_the_bots_their_own_moment_on_time(alice, monkeypatch, tmp_path):
-    """A Mogel Motte table with two bots: their first moment (an aside, within a turn's span)
-    is drawn at the start, with no countdown task sent then (as for a moment more than five
+    """A Mogel Motte table with two bots: their first moment (an aside within a turn's span,
+    or their answer to a window a bot's first move opened) is drawn at the start, with no countdown task sent then (as for a moment more than five
     minutes away); the worker's sweep sees it coming and hands it to a countdown task, which
     takes it at its time: before the grace after which the sweep would take it itself."""
     monkeypatch.setattr(tables, "MIN_MOVE_SECONDS", 1)
     monkeypatch.setattr(bot_time, "COUNTDOWN_AT_DRAW_SECONDS", 0)
     # no sooner than 4 s: a moment drawn within the sweep's 1 s beat of the start could pass
-    # before any sweep saw it coming (it is then the grace's, 30 s on: not what this tests)
+    # before any sweep saw it coming (it is then the grace's, 30 s on: not what this tests).
+    # An aside (4-10 s of the turn's 10 s) or, when a bot's first move opened a race or a
+    # slap, a window's answer (4-5 s of its 5 s)
     monkeypatch.setattr(bot_time, "ASIDE_DELAY", (0.4, 1.0))
+    monkeypatch.setattr(bot_time, "WINDOW_DELAY", (0.8, 1.0))
     flush_broker()
     worker = Worker(tmp_path)
     worker.start()
