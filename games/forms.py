@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import friends_of
+from games.catalog.registry import title as game_title
 from games.engines.registry import ENGINES
 from games.models import Game, Pace
 
@@ -41,7 +42,7 @@ class NewGameForm(forms.Form):
     def __init__(self, *args: object, user: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = [
-            (slug, f"{engine.name} ({engine.min_players}–{engine.max_players})")
+            (slug, f"{game_title(slug)} ({engine.min_players}–{engine.max_players})")
             for slug, engine in sorted(ENGINES.items())
         ]
         self.fields["invite"].choices = [(u.username, u.name) for u in friends_of(user)]

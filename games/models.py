@@ -136,10 +136,10 @@ class Game(models.Model):
         return f"#{self.pk} {self.engine} ({self.status})"
 
     def get_engine_name(self) -> str:
-        from games.engines.registry import ENGINES  # pure module: no import cycle
+        """The game's name in the reader's language."""
+        from games.catalog.registry import title  # the presentations import the models
 
-        engine = ENGINES.get(self.engine)
-        return engine.name if engine else self.engine
+        return str(title(self.engine))
 
     @property
     def is_over(self) -> bool:

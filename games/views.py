@@ -440,7 +440,11 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
     return render(
         request,
         "games/rules.html",
-        {"engine": registry.get(slug), "body": f"catalog/{slug}/rules.html"},
+        {
+            "engine": registry.get(slug),
+            "title": catalog.title(slug),
+            "body": f"catalog/{slug}/rules.html",
+        },
     )
 
 

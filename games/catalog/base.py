@@ -116,6 +116,7 @@ class Presentation:
     """The generic presentation: what a game without a package of its own gets."""
 
     slug = ""
+    title: Promise | str = ""  # the game's name in the reader's language ("": the engine's)
     board_template = GENERIC_BOARD
     art: Any = None  # the game's art module (``face(card)``, ``back()``); None: no pictures
     seat_fields: frozenset[str] = SEAT_FIELDS

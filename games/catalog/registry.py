@@ -24,6 +24,18 @@ def get(slug: str) -> Presentation:
     return PRESENTATIONS.get(slug, GENERIC)
 
 
+def title(slug: str) -> Any:
+    """The game's name, translated when it is read (a lazy string: a notice built for a
+    Persian reader says it in Persian); the engine's own name for a game without one."""
+    own = get(slug).title
+    if own:
+        return own
+    from games.engines.registry import ENGINES  # pure module
+
+    engine = ENGINES.get(slug)
+    return engine.name if engine else slug
+
+
 def art(slug: str) -> Any:
     """The art module of ``slug`` (``KeyError`` for a game without pictures)."""
     module = get(slug).art

@@ -20,7 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import ModerationLog, Notification, User
 from accounts.notifications import notify
-from games.engines import registry
+from games.catalog.registry import title as game_title
 from games.errors import GameError, GameNotFound, NotActive
 from games.models import Game, Invitation, Report, Seat
 from games.services.change import GameChange
@@ -57,7 +57,7 @@ def _tell(user: User, kind: str, text: Any, game: Game) -> None:
     """An in-app notice in the player's language: names the table, never a card."""
     with translation.override(user.language or settings.LANGUAGE_CODE):
         message = str(text) % {
-            "game": registry.get(game.engine, game.rules_version).name,
+            "game": game_title(game.engine),
             "id": game.pk,
         }
     notify(user, kind, message, reverse("games:table", args=[game.pk]), game.pk)

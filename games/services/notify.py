@@ -22,6 +22,7 @@ from django.utils.translation import gettext_lazy, ngettext_lazy
 from accounts.models import Notification, User
 from accounts.notifications import Notice, NoticeBatch, notice_batch, notify, notify_all
 from games.catalog.base import comma
+from games.catalog.registry import title as game_title
 from games.engines import registry
 from games.engines.core import Engine, State, Waiting
 from games.errors import GameError, NotActive, NotAllowed
@@ -78,7 +79,7 @@ def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
             Notice(
                 seat.user,
                 Notification.Kind.GAME_FINISHED,
-                _say(seat.user, text, game=engine.name, id=game.pk, winners=winners),
+                _say(seat.user, text, game=game_title(game.engine), id=game.pk, winners=winners),
                 _table(game),
                 game.pk,
             )
@@ -115,7 +116,7 @@ def wait_opened(
             Notice(
                 seat.user,
                 kind,
-                _say(seat.user, text, game=engine.name, id=game.pk),
+                _say(seat.user, text, game=game_title(game.engine), id=game.pk),
                 _table(game),
                 game.pk,
                 wait_seq=game.wait_seq,
@@ -138,7 +139,7 @@ def _notify_wait(user: User, kind: str, text: str, game: Game) -> None:
 def game_abandoned(game: Game, seats: list[Seat]) -> None:
     """A game the bots could not finish is ended without a result: its players hear of it
     (those whose seat the bot took could still have taken it back)."""
-    name = registry.get(game.engine, game.rules_version).name
+    name = game_title(game.engine)
     for seat in (s for s in seats if s.user_id):
         text = gettext_lazy("%(game)s #%(id)s was ended without a result: no player was left.")
         notify(
@@ -158,9 +159,7 @@ def seat_handed_to_bot(game: Game, seat: Seat) -> None:
         notify(
             seat.user,
             Notification.Kind.SEAT_TO_BOT,
-            _say(
-                seat.user, text, game=registry.get(game.engine, game.rules_version).name, id=game.pk
-            ),
+            _say(seat.user, text, game=game_title(game.engine), id=game.pk),
             _table(game),
             game.pk,
         )
@@ -170,7 +169,7 @@ def table_cancelled(game: Game, host: User, players: list[User]) -> None:
     """The creator cancelled the table before its start: whoever had sat down or was still
     invited hears it (their page only changed to "aborted" before), and their invitation
     notice is read with it: there is nothing left to accept."""
-    name = registry.get(game.engine, game.rules_version).name
+    name = game_title(game.engine)
     text = gettext_lazy("%(host)s cancelled the table of %(game)s #%(id)s.")
     notices = [
         Notice(
@@ -190,9 +189,7 @@ def invited(game: Game, invitee: User, host: User) -> None:
     notify(
         invitee,
         Notification.Kind.INVITATION,
-        _say(
-            invitee, text, host=host.name, game=registry.get(game.engine, game.rules_version).name
-        ),
+        _say(invitee, text, host=host.name, game=game_title(game.engine)),
         _table(game),
         game.pk,
     )
@@ -206,7 +203,6 @@ def nudge(user: User, game_id: int) -> str:
         raise NotAllowed(_("You are not playing at this table."))
     if game.status != Game.Status.ACTIVE:
         raise NotActive(_("This game is not in play."))
-    engine = registry.get(game.engine, game.rules_version)
     if game.wait_kind != "turn" or game.wait_seat is None:
         raise GameError(
             _("You can nudge a player whose turn it is, not during a window."), "not_a_turn"
@@ -225,7 +221,7 @@ def nudge(user: User, game_id: int) -> str:
     _notify_wait(
         seat.user,
         Notification.Kind.NUDGE,
-        _say(seat.user, text, name=user.name, game=engine.name, id=game.pk),
+        _say(seat.user, text, name=user.name, game=game_title(game.engine), id=game.pk),
         game,
     )
     return seat.user.name
@@ -282,7 +278,7 @@ def send_due_reminders(now: Any = None) -> int:
                     _say(
                         seat.user,
                         text,
-                        game=registry.get(game.engine, game.rules_version).name,
+                        game=game_title(game.engine),
                         id=game.pk,
                         left=_say(
                             seat.user,

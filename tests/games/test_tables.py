@@ -315,3 +315,21 @@ def test_only_a_live_table_takes_im_ready(trio):
     answer = client_for(bob).post(reverse("games:command", args=[game.pk, "ready"]), follow=True)
     assert "Only Live tables wait for everyone to be ready." in answer.content.decode()
     assert Seat.objects.get(game=game, user=bob).ready_at == before is None
+
+
+def test_a_persian_reader_meets_the_games_persian_name(trio):
+    """The game's name inside Persian notices and pages was its English one ("… میز
+    Imperador #12 …"); the rules call it ایمپرادور."""
+    from accounts.models import Notification, User
+
+    alice, bob, _carol = trio
+    User.objects.filter(pk=bob.pk).update(language="fa")
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob"])
+    services.game_join(bob, game.pk)
+    services.game_cancel(alice, game.pk)
+    (notice,) = Notification.objects.filter(user=bob, kind=Notification.Kind.GAME_FINISHED)
+    assert "ایمپرادور" in notice.text and "Imperador" not in notice.text, notice.text
+    client = client_for(bob)
+    client.cookies["django_language"] = "fa"
+    page = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    assert "<h1>ایمپرادور" in page

@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy
 from games.catalog.base import CardFace, Mark, Presentation, Words, is_seat, public_events
 from games.catalog.cockroach_poker import art as card_art
 from games.catalog.cockroach_poker.sentences import REASONS, SENTENCES
-from games.catalog.cockroach_poker.words import WORDS
+from games.catalog.cockroach_poker.words import TITLE, WORDS
 from games.engines.cockroach_poker import ENGINE
 from games.engines.cockroach_poker import cards as C
 
@@ -44,6 +44,7 @@ def _species(kind: str) -> str:
 
 class CockroachPoker(Presentation):
     slug = ENGINE.slug
+    title = TITLE
     art = card_art
     board_template = f"catalog/{ENGINE.slug}/board.html"
     words = WORDS

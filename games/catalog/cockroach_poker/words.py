@@ -9,6 +9,9 @@ from __future__ import annotations
 from django.utils.functional import Promise
 from django.utils.translation import pgettext_lazy
 
+# the game's own name, as its players know it (Persian: the rules' name; others: published)
+TITLE = pgettext_lazy("game", "Cockroach Poker Royal")
+
 WORDS: dict[str, Promise] = {
     # cards, creatures and claims
     "cockroach": pgettext_lazy("game", "cockroach"),

@@ -19,7 +19,7 @@ from games.catalog.base import (
 )
 from games.catalog.imperador import art as card_art
 from games.catalog.imperador.sentences import REASONS, SENTENCES, band
-from games.catalog.imperador.words import WORDS
+from games.catalog.imperador.words import TITLE, WORDS
 from games.engines.imperador import ENGINE
 from games.engines.imperador import cards as C
 
@@ -28,6 +28,7 @@ NUMBER, OBJECT = "number", "object"  # the engine's two card kinds (cards.card_f
 
 class Imperador(Presentation):
     slug = ENGINE.slug
+    title = TITLE
     art = card_art
     board_template = f"catalog/{ENGINE.slug}/board.html"
     seat_fields = Presentation.seat_fields | {"successor", "emperor", "victim"}

@@ -11,7 +11,7 @@ from django.utils.translation import gettext_lazy
 from games.catalog.base import CardFace, Mark, Presentation, Words, is_seat, public_events
 from games.catalog.mogel_motte import art as card_art
 from games.catalog.mogel_motte.sentences import SENTENCES
-from games.catalog.mogel_motte.words import WORDS
+from games.catalog.mogel_motte.words import TITLE, WORDS
 from games.engines.mogel_motte import ENGINE
 from games.engines.mogel_motte import cards as C
 
@@ -31,6 +31,7 @@ def open_fidgets(view: Mapping[str, Any]) -> int:
 
 class MogelMotte(Presentation):
     slug = ENGINE.slug
+    title = TITLE
     art = card_art
     board_template = f"catalog/{ENGINE.slug}/board.html"
     seat_fields = Presentation.seat_fields | {"guard", "slowest", "winner"}
