@@ -6,6 +6,7 @@ import zoneinfo
 from collections.abc import Callable
 
 from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
@@ -55,3 +56,27 @@ class UserTimeZoneMiddleware:
             return self.get_response(request)
         finally:
             timezone.deactivate()
+
+
+# The sign-in backends of earlier releases, whose paths live on in the sessions they signed
+# in: Django drops a session whose backend is no longer configured, so without this a
+# release would sign every player out (and drop a Live game's sockets mid-turn).
+RETIRED_BACKENDS = frozenset(
+    {
+        "django.contrib.auth.backends.ModelBackend",
+        "allauth.account.auth_backends.AuthenticationBackend",
+    }
+)
+
+
+class RetiredBackendMiddleware:
+    """Moves a session signed in by a retired backend to today's (before it is read)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        session = getattr(request, "session", None)
+        if session is not None and session.get(BACKEND_SESSION_KEY) in RETIRED_BACKENDS:
+            session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        return self.get_response(request)

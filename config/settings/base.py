@@ -62,6 +62,7 @@ MIDDLEWARE = [
     # Before the session is read: bad text (400) and floods (429) cost no database connection.
     "config.guard.RequestGuardMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    "accounts.middleware.RetiredBackendMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "accounts.middleware.UserLanguageMiddleware",
     "accounts.middleware.UserTimeZoneMiddleware",

@@ -222,3 +222,25 @@ def test_a_failed_login_takes_as_long_for_an_unknown_address_as_for_a_registered
     hashes[0] = 0
     assert login(client, "alice@example.com").status_code == 302  # the right one still works
     assert is_logged_in(client)
+
+
+@pytest.mark.parametrize(
+    "backend",
+    [
+        "django.contrib.auth.backends.ModelBackend",
+        "allauth.account.auth_backends.AuthenticationBackend",
+    ],
+)
+def test_a_session_signed_in_before_the_backend_changed_stays_signed_in(alice, backend):
+    """Sessions keep the path of the backend that signed them in; Django drops one whose
+    backend is no longer configured, so the release that changed it would have signed every
+    player out."""
+    from django.contrib.auth import BACKEND_SESSION_KEY
+    from django.test import Client
+
+    client = Client()
+    client.force_login(alice, backend=backend)
+    assert client.session[BACKEND_SESSION_KEY] == backend
+    assert client.get(reverse("games:my_games")).status_code == 200
+    assert client.session[BACKEND_SESSION_KEY] == "accounts.auth_backends.AuthenticationBackend"
+    assert client.get(reverse("games:my_games")).status_code == 200
