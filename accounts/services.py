@@ -233,15 +233,20 @@ def friend_request_send(
     if pending is not None and pending.from_user_id == sender.pk and pending.by_email:
         if by_email:
             raise FriendError("duplicate", "")  # the caller says the same thing either way
-        # asked by name now: the request shows as sent, just as a fresh one would
+        # asked by name now: the request shows as sent, just as a fresh one would (its age
+        # too: an older one would say the name matched the address)
         pending.by_email = False
-        pending.save(update_fields=["by_email"])
+        pending.created_at = timezone.now()
+        pending.save(update_fields=["by_email", "created_at"])
         return RequestOutcome.SENT, pending
     if pending is not None and pending.from_user_id == sender.pk:
         raise FriendError(
             "duplicate",
             _("You have already sent %(name)s a friend request.") % {"name": recipient.name},
         )
+    if pending is not None and by_email:
+        # they asked first, but an address is no answer: accepting would show whose it is
+        raise FriendError("asked_first", "")  # the caller says the same thing either way
     if pending is not None:
         # They asked first: asking back means yes.
         _answer(pending, FriendRequest.Status.ACCEPTED)

@@ -339,8 +339,13 @@ def friend_request_decline(request: HttpRequest, request_id: int) -> HttpRespons
 @login_required
 @require_POST
 def friend_request_cancel(request: HttpRequest, request_id: int) -> HttpResponse:
+    # a request sent to an address is not the sender's to see, by id either (its answer
+    # would name whose address it was): "not found", like an id that never existed
     friend_request = get_object_or_404(
-        FriendRequest.objects.select_related("to_user"), pk=request_id, from_user=request.user
+        FriendRequest.objects.select_related("to_user"),
+        pk=request_id,
+        from_user=request.user,
+        by_email=False,
     )
     return _act(
         request,

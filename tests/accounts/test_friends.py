@@ -100,11 +100,30 @@ def test_a_request_sent_to_an_address_does_not_say_whose_it_is(as_alice, alice, 
     assert send(as_alice, "bob@example.com").status_code == 200  # again: the same answer
     assert friends_page() == after_nobody
 
+    # nor by the request's id: cancelling the next id after a request by name answered
+    # "You cancelled your request to bob."
+    hidden = FriendRequest.objects.get(from_user=alice, to_user=bob)
+    assert as_alice.post(reverse("friend_request_cancel", args=[hidden.pk])).status_code == 404
+    assert FriendRequest.objects.get(pk=hidden.pk).status == Status.PENDING
+    FriendRequest.objects.filter(pk=hidden.pk).update(created_at=timezone.now() - timedelta(days=2))
+
     response = send(as_alice, "bob")
     assert page_messages(response) == ["Friend request sent to bob."]
+    assert timezone.now() - FriendRequest.objects.get(pk=hidden.pk).created_at < timedelta(
+        minutes=1
+    )  # as young as a fresh request: its age does not say it was the address's
     assert selectors.relationship(alice, bob) == "outgoing"
     assert FriendRequest.objects.filter(from_user=alice, to_user=bob).count() == 1
     assert bob.notifications.filter(kind="friend_request").count() == 1  # told once
+
+
+def test_an_address_whose_owner_asked_first_makes_no_friendship(as_alice, alice, bob):
+    """Bob asked alice first; alice sending to his address made them friends at once, so her
+    friends list named the address's owner. Bob's request still waits for her answer."""
+    services.friend_request_send(bob, alice)
+    send(as_alice, "bob@example.com")
+    assert not selectors.are_friends(alice, bob)
+    assert selectors.relationship(alice, bob) == "incoming"
 
 
 def test_looking_up_addresses_is_limited_to_ten_an_hour(as_alice, alice, bob):
