@@ -222,6 +222,22 @@ def test_a_block_after_the_invitation_withdraws_it_silently(trio, blocker):
     assert Seat.objects.filter(game=game, user=bob).exists()
 
 
+def test_a_block_with_someone_seated_withdraws_the_invitation_from_the_list_too(trio):
+    """Bob sat down, then blocked carol: her list still showed the invitation while the table
+    opened to her as "no such game", which told her someone there blocked her."""
+    alice, bob, carol = trio
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob", "carol"])
+    services.game_join(bob, game.pk)
+    assert list(selectors.invitations_for(carol).values_list("game", flat=True)) == [game.pk]
+    user_block(bob, carol)
+    assert not selectors.invitations_for(carol).exists()
+    assert client_for(carol).get(reverse("games:table", args=[game.pk])).status_code == 404
+    assert (
+        f"/games/{game.pk}/"
+        not in client_for(carol).get(reverse("games:my_games")).content.decode()
+    )
+
+
 def test_a_banned_friend_is_not_listed_nor_invited(trio):
     alice, bob, carol = trio
     moderator = type(alice).objects.create_user("mod", "mod@example.com", "x", is_staff=True)
