@@ -139,6 +139,16 @@ class UserAdmin(DeclaredLookupsOnly, DjangoUserAdmin):
             fields = (*fields, *ACCESS_FIELDS)
         return fields
 
+    def get_fieldsets(self, request, obj=None):
+        fieldsets = super().get_fieldsets(request, obj)
+        if obj is None or request.user.is_superuser:
+            return fieldsets
+        # no "Reset password" link where it could only lead to a refusal
+        return tuple(
+            (name, {**opts, "fields": tuple(f for f in opts["fields"] if f != "password")})
+            for name, opts in fieldsets
+        )
+
     def user_change_password(self, request, id, form_url=""):
         # Setting someone's password is taking their account: superusers only, whatever a
         # moderator's change permission (which banning needs) would otherwise allow.

@@ -363,6 +363,9 @@ def user_ban(actor: User, user: User, reason: str) -> User:
     if actor.pk == user.pk:
         raise ModerationError("self", _("You cannot ban yourself."))
     user = User.objects.select_for_update().get(pk=user.pk)
+    if (user.is_staff or user.is_superuser) and not actor.is_superuser:
+        # or one moderator could lock every other one, and the admins, out
+        raise ModerationError("staff", _("Only a superuser can ban staff."))
     if user.banned_at is not None:
         raise ModerationError(
             "already_banned", _("%(name)s is already banned.") % {"name": user.username}

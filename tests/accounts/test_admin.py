@@ -261,3 +261,21 @@ def test_a_superuser_still_changes_email_and_rights(as_admin, bob):
     assert response.status_code == 302
     bob.refresh_from_db()
     assert bob.email == "bob@example.net" and bob.is_staff
+
+
+def test_a_moderator_cannot_ban_staff_and_sees_no_password_link(moderator, make_user, bob):
+    _staff, client = moderator
+    other = make_user("other-moderator", is_staff=True)
+    root = make_user("root2", is_staff=True, is_superuser=True)
+    for target in (other, root):
+        response = action(client, "ban_users", [target], apply="yes", reason="coup")
+        assert response.status_code == 302
+        said = client.get(response.url).content.decode()
+        assert "Only a superuser can ban staff." in said
+        target.refresh_from_db()
+        assert target.is_active and target.banned_at is None, target
+    action(client, "ban_users", [bob], apply="yes", reason="spam")  # a player: as before
+    bob.refresh_from_db()
+    assert bob.banned_at is not None
+    page = client.get(reverse("admin:accounts_user_change", args=[other.pk])).content.decode()
+    assert "/password/" not in page
