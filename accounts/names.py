@@ -4,8 +4,8 @@ The name shows at tables, in notices and in emails. "Bob" plus an invisible char
 "Bob" with a Cyrillic "В", reads exactly as "Bob" and would let one player pose as another.
 So a name is normalised (NFKC: full-width "Ｂｏｂ" is "Bob"), may not hold invisible format
 characters (a zero-width non-joiner between two Arabic-script letters excepted: Persian
-spelling needs it) and may not mix the Latin, Greek and Cyrillic alphabets, whose letters
-look alike. A name wholly in one of them is fine.
+spelling needs it) and may not mix the Latin, Greek, Cyrillic and Armenian alphabets, whose
+letters look alike. A name wholly in one of them is fine.
 """
 
 from __future__ import annotations
@@ -20,7 +20,18 @@ from accounts.selectors import display_name_taken
 from config.inputs import has_bidi_controls, has_control_characters
 
 ZWNJ = "\u200c"
-LOOKALIKE_SCRIPTS = frozenset({"LATIN", "GREEK", "CYRILLIC"})
+LOOKALIKE_SCRIPTS = frozenset({"LATIN", "GREEK", "CYRILLIC", "ARMENIAN"})
+# Shown as nothing, yet not format characters (Cf): the default-ignorable code points of
+# other categories (a grapheme joiner, variation selectors, the Hangul fillers) and the
+# blank braille pattern.
+BLANK = frozenset(
+    [
+        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0),
+        *range(0x180B, 0x1810),
+        *range(0xFE00, 0xFE10),
+        *range(0xE0100, 0xE01F0),
+    ]
+)
 
 
 def _script(ch: str) -> str:
@@ -29,6 +40,8 @@ def _script(ch: str) -> str:
 
 def _invisible(name: str) -> bool:
     for at, ch in enumerate(name):
+        if ord(ch) in BLANK:
+            return True
         if unicodedata.category(ch) != "Cf":
             continue
         joins_persian = (

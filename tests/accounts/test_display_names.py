@@ -68,6 +68,11 @@ def test_the_database_holds_both_rules(alice, bob):
         ("\u0412ob", "mix Latin, Greek and Cyrillic"),  # a Cyrillic "В"
         ("B\u03bfb", "mix Latin, Greek and Cyrillic"),  # a Greek omicron
         ("\uff22\uff4f\uff42", "already goes by that name"),  # full-width "Ｂｏｂ"
+        ("Bob\u034f", "invisible characters"),  # combining grapheme joiner
+        ("Bob\ufe0f", "invisible characters"),  # variation selector
+        ("Bob\u2800", "invisible characters"),  # blank braille pattern
+        ("Bob\u3164", "invisible characters"),  # Hangul filler
+        ("B\u0585b", "mix Latin, Greek and Cyrillic"),  # an Armenian "օ"
     ],
 )
 def test_a_name_that_only_looks_like_anothers_is_refused(alice, bob, name, message):
