@@ -15,6 +15,7 @@ from django.utils.translation import gettext as _
 from accounts.models import Block
 from accounts.notifications import present_users
 from accounts.selectors import any_block_between, blocks_between, friends_of
+from games.catalog.base import comma
 from games.engines import registry
 from games.engines.core import Event as EngineEvent
 from games.models import Event, Game, Invitation, Pace, Seat
@@ -326,7 +327,7 @@ def my_games(user: Any, before: int | None = None, also: list[Game] | None = Non
     rows = _seat_rows([g.pk for g in games])
     for game in games:
         game.seat_rows = rows.get(game.pk, [])  # type: ignore[attr-defined]
-        game.player_names = ", ".join(Seat.label(*row) for row in game.seat_rows)  # type: ignore[attr-defined]
+        game.player_names = comma().join(Seat.label(*row) for row in game.seat_rows)  # type: ignore[attr-defined]
     return MyGames(mine, others, lobby, finished, older)
 
 
@@ -401,7 +402,7 @@ def lobby_details(games: list[Game]) -> None:
             rows = seats.get(game.pk, [])
         game.seats_taken = len(rows)  # type: ignore[attr-defined]
         game.bot_seats = sum(1 for _index, is_bot, _name in rows if is_bot)  # type: ignore[attr-defined]
-        game.player_names = ", ".join(Seat.label(*row) for row in rows)  # type: ignore[attr-defined]
+        game.player_names = comma().join(Seat.label(*row) for row in rows)  # type: ignore[attr-defined]
         game.invitees = invitees.get(game.pk, [])  # type: ignore[attr-defined]
         game.pace_text = pace_text(game)  # type: ignore[attr-defined]
 

@@ -211,7 +211,7 @@ class Presentation:
             parts.append(f"{self.word(key)}: {shown}")
         text = self.word(kind)
         text = text[:1].upper() + text[1:]
-        return f"{text} ({', '.join(parts)})" if parts else f"{text}."
+        return f"{text} ({comma().join(parts)})" if parts else f"{text}."
 
     def is_minor(self, event: Mapping[str, Any]) -> bool:
         return event.get("kind") in self.minor_kinds

@@ -77,6 +77,12 @@ def seat_name(seat: Any, players: Sequence[str]) -> str:
     return str(_("someone"))
 
 
+@register.simple_tag
+def list_comma() -> str:
+    """Between the items of a list written in a template: the language's own comma."""
+    return comma()
+
+
 @register.filter
 def seat_names(seats: Any, players: Sequence[str]) -> str:
     """Names joined: "Alice", "Alice and Bob", "Alice, Bob and Carol"."""

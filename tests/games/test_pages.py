@@ -361,3 +361,19 @@ def test_lists_use_the_languages_own_comma():
         assert join(["a", "b", "c"]) == "a، b و c"
     with translation.override("cs"):
         assert join(["a", "b", "c"]).startswith("a, b")
+
+
+def test_a_persian_lobby_lists_names_with_the_persian_comma(trio):
+    alice, bob, _carol = trio
+    User.objects.filter(pk=alice.pk).update(language="fa")
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob", "carol"])
+    client = Client()
+    client.force_login(alice)
+    client.cookies["django_language"] = "fa"
+    table = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    invited = table.split('class="invitees"', 1)[1].split("</p>", 1)[0]
+    assert "، " in invited and "), " not in invited, invited
+    services.game_join(bob, game.pk)
+    listed = client.get(reverse("games:my_games")).content.decode()
+    seated = listed.split('class="line seated"', 1)[1].split("</span>", 1)[0]
+    assert "، " in seated and ", " not in seated, seated
