@@ -81,8 +81,8 @@
   function focusable(el) {
     return el.matches("a[href], button:not([disabled]), input:not([type=hidden]):not([disabled]), select, textarea, summary, [tabindex]");
   }
-  // Focus back in the part it was in: the same control if it is still there (by id, or by its
-  // form's move and value), else the part's first heading, else the part itself.
+  // Focus back in the part it was in: the same control if it is still there (the very node,
+  // kept, or one with its id), else the part's first heading, else the part itself.
   function restoreFocus(name, was) {
     var part = root.querySelector('[data-live="' + name + '"]');
     if (!part) return;
