@@ -257,3 +257,17 @@ def open_seats(game: Game, users: list[Any], signed_in_page: Any, base: str) -> 
     for page in pages.values():
         page.goto(f"{base}/games/{game.pk}/")
     return pages
+
+
+def people_at_a_table(
+    make_user: Any,
+    names: Iterable[str],
+    engine: str,
+    signed_in_page: Any,
+    base: str,
+    seed: int | None = None,
+) -> tuple[Game, dict[int, Any]]:
+    """New players, friends at a started table of ``engine``, each page open on it."""
+    users = [make_user(name) for name in names]
+    game = in_thread(lambda: friends_at_a_started_table(users, engine, seed))
+    return game, open_seats(game, users, signed_in_page, base)

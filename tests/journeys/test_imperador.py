@@ -19,10 +19,9 @@ from tests.games.worker import wait_for
 from tests.journeys.drive import (
     AnyOf,
     click_move,
-    friends_at_a_started_table,
     in_thread,
     move,
-    open_seats,
+    people_at_a_table,
     shoot,
     wait_revision,
 )
@@ -44,10 +43,9 @@ def _fields(state: dict[str, Any], action: dict[str, Any]) -> dict[str, Any]:
 
 def test_an_imperador_turn_with_the_show_of_hands_in_three_pages(make_user, signed_in_page, stack):
     engine = registry.get(ENGINE)
-    users = [make_user(name) for name in ("pia", "quin", "rae")]
-
-    game = in_thread(lambda: friends_at_a_started_table(users, ENGINE))
-    pages = open_seats(game, users, signed_in_page, stack.base)
+    game, pages = people_at_a_table(
+        make_user, ("pia", "quin", "rae"), ENGINE, signed_in_page, stack.base
+    )
     first_turn = game.state["turn_number"]
     emperor = game.state["emperor"]
     shoot(pages[emperor], JOURNEY, "01-emperor")

@@ -17,9 +17,7 @@ from games.models import Game
 from tests.games.worker import wait_for
 from tests.journeys.drive import (
     FIND_FORM,
-    friends_at_a_started_table,
-    in_thread,
-    open_seats,
+    people_at_a_table,
     revision,
     settle,
     wait_revision,
@@ -57,9 +55,9 @@ def region(page: Any, which: str) -> str:
 
 def test_a_turn_and_a_show_of_hands_by_keyboard(make_user, signed_in_page, stack):
     engine = registry.get(ENGINE)
-    users = [make_user(name) for name in ("kit", "lou", "max")]
-    game = in_thread(lambda: friends_at_a_started_table(users, ENGINE))
-    pages = open_seats(game, users, signed_in_page, stack.base)
+    game, pages = people_at_a_table(
+        make_user, ("kit", "lou", "max"), ENGINE, signed_in_page, stack.base
+    )
     emperor = game.state["emperor"]
     others = sorted(s for s in pages if s != emperor)
 
