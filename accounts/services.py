@@ -354,6 +354,17 @@ def user_unblock(user: User, other: User) -> None:
 # --- Moderation ---------------------------------------------------------------------------
 
 
+def _may_moderate(actor: User, user: User) -> None:
+    if (user.is_staff or user.is_superuser) and not actor.is_superuser:
+        # or one moderator could lock every other one, and the admins, out (or back in)
+        raise ModerationError("staff", _("Only a superuser can ban staff."))
+    if user.closed_at is not None:
+        # an unban would open a closed account again; a ban of one changes nothing
+        raise ModerationError(
+            "closed", _("%(name)s closed their account.") % {"name": user.username}
+        )
+
+
 @transaction.atomic
 def user_ban(actor: User, user: User, reason: str) -> User:
     """Deactivates a player (they are signed out and their API tokens stop working)."""
@@ -363,9 +374,7 @@ def user_ban(actor: User, user: User, reason: str) -> User:
     if actor.pk == user.pk:
         raise ModerationError("self", _("You cannot ban yourself."))
     user = User.objects.select_for_update().get(pk=user.pk)
-    if (user.is_staff or user.is_superuser) and not actor.is_superuser:
-        # or one moderator could lock every other one, and the admins, out
-        raise ModerationError("staff", _("Only a superuser can ban staff."))
+    _may_moderate(actor, user)
     if user.banned_at is not None:
         raise ModerationError(
             "already_banned", _("%(name)s is already banned.") % {"name": user.username}
@@ -410,6 +419,7 @@ def account_close(user: User) -> User:
 @transaction.atomic
 def user_unban(actor: User, user: User, reason: str = "") -> User:
     user = User.objects.select_for_update().get(pk=user.pk)
+    _may_moderate(actor, user)
     if user.banned_at is None:
         raise ModerationError("not_banned", _("%(name)s is not banned.") % {"name": user.username})
     user.is_active = True

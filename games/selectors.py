@@ -463,14 +463,12 @@ def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
 
 def records_of(user: Any) -> list[Any]:
     """The player's record at each game they finished a table of, best rating first."""
-    from games.engines.registry import ENGINES
+    from games.catalog.registry import title
     from games.models import PlayerRecord
 
     records = list(PlayerRecord.objects.filter(user=user))
     for record in records:
-        record.game_name = (
-            ENGINES[record.engine].name if record.engine in ENGINES else record.engine
-        )
+        record.game_name = str(title(record.engine))
     return sorted(records, key=lambda r: -r.ordinal)
 
 

@@ -14,6 +14,7 @@ from accounts.models import User
 from accounts.selectors import any_block_between, are_friends, has_blocked
 from games import broadcast, selectors
 from games.catalog.base import comma
+from games.catalog.registry import title as game_title
 from games.engines import registry
 from games.engines.core import IllegalAction
 from games.errors import GameError, NotActive, NotAllowed
@@ -116,7 +117,7 @@ def game_create(
                 "%(game)s is for %(low)d to %(high)d players.",
                 rules.max_players,
             )
-            % {"game": rules.name, "low": rules.min_players, "high": rules.max_players},
+            % {"game": game_title(engine), "low": rules.min_players, "high": rules.max_players},
             "bad_seats",
         )
     if not isinstance(bots, int) or not 0 <= bots <= seats - 1:

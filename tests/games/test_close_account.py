@@ -9,10 +9,11 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken, Friendship, Notification, User
-from accounts.services import api_token_create
+from accounts.services import ModerationError, api_token_create, user_ban, user_unban
 from accounts.tokens import user_for_token
 from games import services
-from games.models import Game, Invitation, Seat
+from games.models import Game, Invitation, PlayerRecord, Seat
+from tests.games.helpers import play_to_the_end
 
 pytestmark = pytest.mark.django_db
 
@@ -62,6 +63,19 @@ def test_closing_an_account_leaves_every_table_and_cannot_be_undone(started, tri
     seat = Seat.objects.get(game=playing, user=alice)
     assert seat.is_bot and seat.bot_reason == "closed" and not seat.reclaimable
     assert Game.objects.get(pk=playing.pk).status == Game.Status.ACTIVE  # the game goes on
+    # played to the end by the others: the table counts as left for her, and rates nobody
+    finished = play_to_the_end(Game.objects.get(pk=playing.pk))
+    assert finished.status == Game.Status.FINISHED
+    hers, bobs = (PlayerRecord.objects.get(user=u, engine="imperador") for u in (alice, bob))
+    assert (hers.abandoned, hers.played) == (1, 0)
+    assert bobs.played == 1 and bobs.rated == 0
+    # nor can a moderator's ban and unban open the account again
+    root = User.objects.create_superuser("root", "root@example.com", "x")
+    with pytest.raises(ModerationError):
+        user_ban(root, alice, "spam")
+    with pytest.raises(ModerationError):
+        user_unban(root, alice, "oops")
+    assert not User.objects.get(pk=alice.pk).is_active
 
     again = Client()
     again.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
