@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import zoneinfo
 from collections.abc import Callable
+from typing import Any
 
+from channels.db import database_sync_to_async
+from channels.middleware import BaseMiddleware
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY
 from django.http import HttpRequest, HttpResponse
@@ -69,14 +72,38 @@ RETIRED_BACKENDS = frozenset(
 )
 
 
+def move_retired_backend(session: Any) -> bool:
+    """Moves a session signed in by a retired backend to today's; True if it did."""
+    if session.get(BACKEND_SESSION_KEY) not in RETIRED_BACKENDS:
+        return False
+    session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+    return True
+
+
 class RetiredBackendMiddleware:
-    """Moves a session signed in by a retired backend to today's (before it is read)."""
+    """HTTP: the move, before the session's user is read (the session saves itself)."""
 
     def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
         self.get_response = get_response
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         session = getattr(request, "session", None)
-        if session is not None and session.get(BACKEND_SESSION_KEY) in RETIRED_BACKENDS:
-            session[BACKEND_SESSION_KEY] = settings.AUTHENTICATION_BACKENDS[0]
+        if session is not None:
+            move_retired_backend(session)
         return self.get_response(request)
+
+
+def _move_and_save(session: Any) -> None:
+    if move_retired_backend(session):
+        session.save()
+
+
+class RetiredBackendSocketMiddleware(BaseMiddleware):
+    """WebSockets: the same move, before Channels reads the user. After a release every
+    socket reconnects without a page load first; refused, a Live table froze mid-turn."""
+
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> Any:
+        session = scope.get("session")
+        if session is not None:
+            await database_sync_to_async(_move_and_save)(session)
+        return await super().__call__(scope, receive, send)

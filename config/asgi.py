@@ -8,17 +8,24 @@ os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 django_asgi_app = get_asgi_application()
 
 # Imported after Django is set up: the routing pulls in models.
-from channels.auth import AuthMiddlewareStack  # noqa: E402
+from channels.auth import AuthMiddleware  # noqa: E402
 from channels.routing import ProtocolTypeRouter, URLRouter  # noqa: E402
 from channels.security.websocket import AllowedHostsOriginValidator  # noqa: E402
+from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
+from accounts.middleware import RetiredBackendSocketMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
 
+# Channels' AuthMiddlewareStack, with sessions of retired sign-in backends moved first
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
         "websocket": AllowedHostsOriginValidator(
-            AuthMiddlewareStack(URLRouter(websocket_urlpatterns))
+            CookieMiddleware(
+                SessionMiddleware(
+                    RetiredBackendSocketMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns)))
+                )
+            )
         ),
     }
 )
