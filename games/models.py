@@ -212,10 +212,11 @@ class Seat(models.Model):
     def label(index: int, is_bot: bool, player: str | None) -> str:
         """A seat's name from its index, whether the bot plays it and its player's name (lists
         that read only these columns use it without loading the players)."""
+        # in the reader's language, when it is read (a notice is written in its reader's)
         if is_bot and player is None:
-            return f"Bot {index + 1}"
-        name = player if player is not None else f"Seat {index + 1}"
-        return f"{name} (bot)" if is_bot else name
+            return _("Bot %(n)d") % {"n": index + 1}
+        name = player if player is not None else _("Seat %(n)d") % {"n": index + 1}
+        return _("%(name)s (bot)") % {"name": name} if is_bot else name
 
 
 class Event(models.Model):

@@ -63,10 +63,9 @@ def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
     notices of its waits and its invitation still unread ("your turn", "quick!") are read
     with it: nothing waits any more."""
     result = game.result or {}
-    names = [s.name for s in seats]
-    won_by = [names[i] for i in result.get("winners", [])]
-    # joined in each reader's language (a Persian comma for a Persian notice): said in _say
-    winners = lazy(lambda: comma().join(won_by) or "—", str)()
+    won_by = [s for s in seats if s.index in result.get("winners", [])]
+    # named and joined in each reader's language ("Bot 2", a Persian comma): said in _say
+    winners = lazy(lambda: comma().join(s.name for s in won_by) or "—", str)()
     notices: list[Notice] = []
     for seat in (s for s in seats if s.user_id):
         won = seat.index in result.get("winners", [])

@@ -377,3 +377,14 @@ def test_a_persian_lobby_lists_names_with_the_persian_comma(trio):
     listed = client.get(reverse("games:my_games")).content.decode()
     seated = listed.split('class="line seated"', 1)[1].split("</span>", 1)[0]
     assert "، " in seated and ", " not in seated, seated
+
+
+def test_a_bots_seat_is_named_in_the_readers_language():
+    """A bot's seat ("Bot 3", "Alice (bot)") stood in English inside Persian pages."""
+    from games.models import Seat
+
+    with translation.override("fa"):
+        assert Seat.label(2, True, None) == "ربات 3"
+        assert Seat.label(0, True, "Alice") == "Alice (ربات)"
+        assert Seat.label(1, False, None) == "صندلی 2"
+    assert Seat.label(2, True, None) == "Bot 3"  # the test's English
