@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from accounts.models import User
 from games.models import Game, Invitation, Seat
+from games.services import notify
 from games.services.change import GameChange
 from games.services.moderation import hand_to_bot
 from games.services.tables import game_cancel, game_leave, invitation_decline
@@ -41,5 +42,6 @@ def player_departed(user: User) -> list[int]:
             if seat is None or change.game.status != Game.Status.ACTIVE:
                 continue  # it ended while we waited for the lock
             hand_to_bot(change, seat, "closed")
+            notify.player_left(change.game, user, change.seats)
             left.append(game_id)
     return left

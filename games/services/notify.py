@@ -164,6 +164,25 @@ def seat_handed_to_bot(game: Game, seat: Seat) -> None:
         )
 
 
+def player_left(game: Game, leaver: User, seats: list[Seat]) -> None:
+    """A player closed their account: the others at the table hear who left, and that the
+    bot plays that seat to the end (the seat's name alone only said "(bot)")."""
+    text = gettext_lazy("%(name)s left %(game)s #%(id)s; the bot plays their seat to the end.")
+    notify_all(
+        [
+            Notice(
+                seat.user,
+                Notification.Kind.SEAT_TO_BOT,
+                _say(seat.user, text, name=leaver.name, game=game_title(game.engine), id=game.pk),
+                _table(game),
+                game.pk,
+            )
+            for seat in seats
+            if seat.user is not None and seat.user_id != leaver.pk and not seat.is_bot
+        ]
+    )
+
+
 def table_cancelled(game: Game, host: User, players: list[User]) -> None:
     """The creator cancelled the table before its start: whoever had sat down or was still
     invited hears it (their page only changed to "aborted" before), and their invitation

@@ -63,6 +63,12 @@ def test_closing_an_account_leaves_every_table_and_cannot_be_undone(started, tri
     seat = Seat.objects.get(game=playing, user=alice)
     assert seat.is_bot and seat.bot_reason == "closed" and not seat.reclaimable
     assert Game.objects.get(pk=playing.pk).status == Game.Status.ACTIVE  # the game goes on
+    for other in (bob, carol):  # told who left, not left to guess from "(bot)"
+        assert Notification.objects.filter(
+            user=other,
+            game_id=playing.pk,
+            text=f"alice left Imperador #{playing.pk}; the bot plays their seat to the end.",
+        ).exists()
     # played to the end by the others: the table counts as left for her, and rates nobody
     finished = play_to_the_end(Game.objects.get(pk=playing.pk))
     assert finished.status == Game.Status.FINISHED
