@@ -190,10 +190,23 @@ def _blocked(blocker: User, blocked: User) -> bool:
     return Block.objects.filter(blocker=blocker, blocked=blocked).exists()
 
 
+def _request_url(request: FriendRequest) -> str:
+    """Where its notice leads: the request on the friends page (and how the notice is found
+    again once the request is settled)."""
+    return f"{reverse('friends')}#request-{request.pk}"
+
+
 def _answer(request: FriendRequest, status: str) -> None:
     request.status = status
     request.answered_at = timezone.now()
     request.save(update_fields=["status", "answered_at"])
+    # accepted, declined, cancelled or ended by a block: its notice has nothing left to say
+    Notification.objects.filter(
+        user_id=request.to_user_id,
+        kind=Notification.Kind.FRIEND_REQUEST,
+        url=_request_url(request),
+        read_at__isnull=True,
+    ).update(read_at=request.answered_at)
 
 
 @transaction.atomic
@@ -259,7 +272,7 @@ def friend_request_send(
     if not request.silenced:  # a blocker never hears of the blocked
         with translation.override(recipient.language or settings.LANGUAGE_CODE):
             text = _("%(name)s sent you a friend request.") % {"name": sender.name}
-        notify(recipient, Notification.Kind.FRIEND_REQUEST, text, reverse("friends"))
+        notify(recipient, Notification.Kind.FRIEND_REQUEST, text, _request_url(request))
     return RequestOutcome.SENT, request
 
 
@@ -402,7 +415,8 @@ def account_close(user: User) -> User:
     pending = FriendRequest.objects.filter(
         Q(from_user=user) | Q(to_user=user), status=FriendRequest.Status.PENDING
     )
-    pending.update(status=FriendRequest.Status.CANCELLED, answered_at=timezone.now())
+    for request in pending.select_for_update():
+        _answer(request, FriendRequest.Status.CANCELLED)  # their notices read with them
     ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
     PushSubscription.objects.filter(user=user).delete()
     Notification.objects.filter(user=user).delete()

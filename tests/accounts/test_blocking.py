@@ -216,3 +216,18 @@ def test_mutual_blocks(alice, bob):
     services.user_unblock(bob, alice)
     outcome, request = services.friend_request_send(bob, alice)
     assert outcome is services.RequestOutcome.SENT and request.silenced
+
+
+def test_blocking_the_sender_reads_their_friend_request_notice(alice, bob):
+    """The "bob sent you a friend request" notice stayed unread in alice's bell after she
+    blocked bob (the request was gone; the notice still led to it)."""
+    from accounts.models import Notification
+
+    services.friend_request_send(bob, alice)
+    notice = Notification.objects.get(user=alice, kind=Notification.Kind.FRIEND_REQUEST)
+    assert notice.read_at is None and notice.url.endswith(
+        f"#request-{FriendRequest.objects.get().pk}"
+    )
+    services.user_block(alice, bob)
+    notice.refresh_from_db()
+    assert notice.read_at is not None
