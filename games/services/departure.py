@@ -42,6 +42,7 @@ def player_departed(user: User) -> list[int]:
             if seat is None or change.game.status != Game.Status.ACTIVE:
                 continue  # it ended while we waited for the lock
             hand_to_bot(change, seat, "closed")
-            notify.player_left(change.game, user, change.seats)
+            if change.game.status == Game.Status.ACTIVE:  # the bots may have played it out
+                notify.player_left(change.game, user, change.seats)
             left.append(game_id)
     return left
