@@ -34,11 +34,17 @@ def blocks_between(user: Any, other: Any) -> QuerySet[Block]:
     return Block.objects.filter(Q(blocker=user, blocked=other) | Q(blocker=other, blocked=user))
 
 
-def any_block_between(user: User, others: list[int]) -> bool:
-    """True when ``user`` blocked, or was blocked by, any of the players ``others`` (ids)."""
+def blocks_with_any(user: Any, others: Any) -> QuerySet[Block]:
+    """The blocks either way between ``user`` and any of ``others`` (ids, or a subquery of
+    ids such as the players seated at a table)."""
     return Block.objects.filter(
         Q(blocker=user, blocked_id__in=others) | Q(blocked=user, blocker_id__in=others)
-    ).exists()
+    )
+
+
+def any_block_between(user: User, others: list[int]) -> bool:
+    """True when ``user`` blocked, or was blocked by, any of the players ``others`` (ids)."""
+    return blocks_with_any(user, others).exists()
 
 
 def display_name_taken(name: str, user: User) -> bool:

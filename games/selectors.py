@@ -7,14 +7,13 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
+from django.db.models import Exists, F, OuterRef, QuerySet, Value
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
 
-from accounts.models import Block
 from accounts.notifications import present_users
-from accounts.selectors import any_block_between, blocks_between, friends_of
+from accounts.selectors import any_block_between, blocks_between, blocks_with_any, friends_of
 from games.catalog.base import comma
 from games.engines import registry
 from games.engines.core import Event as EngineEvent
@@ -349,15 +348,12 @@ def invitations_for(user: Any) -> QuerySet[Invitation]:
     either way, with the inviter or anyone seated: the list shows what the table page would
     open."""
     seated = Seat.objects.filter(game=OuterRef(OuterRef("game")), user__isnull=False).values("user")
-    across_a_block = Block.objects.filter(
-        Q(blocker=user, blocked__in=seated) | Q(blocked=user, blocker__in=seated)
-    )
     return (
         Invitation.objects.filter(
             to_user=user, status=Invitation.Status.PENDING, game__status=Game.Status.LOBBY
         )
         .exclude(Exists(blocks_between(user, OuterRef("from_user"))))
-        .exclude(Exists(across_a_block))
+        .exclude(Exists(blocks_with_any(user, seated)))
         .select_related("game", "from_user")
         .defer("game__state", "game__result", "game__options")
     )

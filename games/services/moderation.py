@@ -9,6 +9,7 @@ deadlines make because of it are recorded as ordinary ``bot`` / ``timeout`` even
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Any
 
 from django.conf import settings
@@ -149,26 +150,36 @@ def seats_to_bot_for_banned(actor: User, user: User) -> list[Seat]:
     if user.banned_at is None:
         raise GameError(_("%(name)s is not banned.") % {"name": user.username}, "not_banned")
     handed = []
+    for change, seat in seats_handed_to_bot(user, OPEN_STATUSES, "banned"):
+        _log(
+            actor,
+            ModerationAction.BANNED_SEAT_TO_BOT,
+            user.ban_reason,
+            game_id=change.game.pk,
+            target=user,
+        )
+        handed.append(seat)
+    return handed
+
+
+def seats_handed_to_bot(
+    user: User, statuses: tuple[str, ...], bot_reason: str
+) -> Iterator[tuple[GameChange, Seat]]:
+    """Hands each seat ``user`` holds at a table in ``statuses`` to the bot, one game at a
+    time in id order (no lock cycles); yields inside each game's change, so the caller's
+    own writes (a log row, a notice) are part of it."""
     game_ids = (
-        Seat.objects.filter(user=user, is_bot=False, game__status__in=OPEN_STATUSES)
+        Seat.objects.filter(user=user, is_bot=False, game__status__in=statuses)
         .order_by("game_id")
         .values_list("game_id", flat=True)
     )
     for game_id in list(game_ids):
-        with GameChange(game_id) as change:  # one game at a time, in id order: no lock cycles
+        with GameChange(game_id) as change:
             seat = next((s for s in change.seats if s.user_id == user.pk and not s.is_bot), None)
-            if seat is None or change.game.status not in OPEN_STATUSES:
+            if seat is None or change.game.status not in statuses:
                 continue  # it moved on while we waited for the lock
-            hand_to_bot(change, seat, "banned")
-            _log(
-                actor,
-                ModerationAction.BANNED_SEAT_TO_BOT,
-                user.ban_reason,
-                game_id=game_id,
-                target=user,
-            )
-            handed.append(seat)
-    return handed
+            hand_to_bot(change, seat, bot_reason)
+            yield change, seat
 
 
 # --- Reports ------------------------------------------------------------------------------

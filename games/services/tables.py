@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import User
-from accounts.selectors import any_block_between, are_friends, has_blocked
+from accounts.selectors import are_friends, has_blocked
 from games import broadcast, selectors
 from games.catalog.base import comma
 from games.catalog.registry import title as game_title
@@ -317,12 +317,13 @@ def game_cancel(user: User, game_id: int) -> None:
         if game.created_by_id != user.pk:
             raise NotAllowed(_("Only the table's creator can cancel it."))
         pending = game.invitations.filter(status=Invitation.Status.PENDING)
-        # told: who sat down, and who is still invited (never across a block: see invited_to)
+        # told: who sat down, and who is still invited (an invitation a block withdrew is
+        # not theirs to hear of: invited_to)
         told = [s.user for s in change.seats if s.user is not None and s.user_id != user.pk]
         told += [
             i.to_user
             for i in pending.select_related("to_user")
-            if not any_block_between(i.to_user, [user.pk, *(u.pk for u in told)])
+            if selectors.invited_to(game, i.to_user, pending=True)
         ]
         pending.update(status=Invitation.Status.CANCELLED)
         game.status = Game.Status.ABORTED
