@@ -36,13 +36,22 @@ class Worker:
         self.sweep_seconds = sweep_seconds
         self.extra_env = extra_env or {}
         self.process: subprocess.Popen | None = None
+        self._mark = 0
 
     def env(self) -> dict[str, str]:
         return server_env(SWEEP_SECONDS=str(self.sweep_seconds), **self.extra_env)
 
     def start(self, timeout: float = 30) -> None:
+        self.spawn()
+        self.wait_ready(timeout)
+
+    def spawn(self) -> None:
+        """Starts the worker without waiting for it. Call it from the test's own thread: the
+        kernel sends PR_SET_PDEATHSIG's signal when the *thread* that forked the child ends,
+        so a worker spawned from a helper thread was killed as soon as that thread finished
+        (the journeys ran without one for a long time)."""
         log = self.log_path.open("a")
-        mark = self.log_path.stat().st_size
+        self._mark = self.log_path.stat().st_size
         self.process = subprocess.Popen(
             celery_worker_command(self.schedule),
             cwd=ROOT,
@@ -51,11 +60,14 @@ class Worker:
             stderr=subprocess.STDOUT,
             preexec_fn=_own_group_dying_with_parent,
         )
+
+    def wait_ready(self, timeout: float = 30) -> None:
+        assert self.process is not None, "spawn() first"
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
                 raise RuntimeError(f"worker died:\n{self.log_path.read_text()[-3000:]}")
-            if " ready." in self.log_path.read_text()[mark:]:
+            if " ready." in self.log_path.read_text()[self._mark :]:
                 return
             time.sleep(0.2)
         raise RuntimeError(f"worker not ready:\n{self.log_path.read_text()[-3000:]}")

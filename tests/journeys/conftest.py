@@ -4,7 +4,6 @@ headless Debian Chromium driven by Playwright (never a downloaded browser)."""
 
 from __future__ import annotations
 
-import threading
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -35,16 +34,14 @@ def stack(transactional_db, tmp_path, monkeypatch) -> Iterator[Stack]:
     env = {"EMAIL_FILE_PATH": str(emails), "LOG_LEVEL": "WARNING"}
     flush_broker()
     worker = Worker(tmp_path, sweep_seconds=1.0, extra_env=env)
-    started = threading.Thread(target=worker.start)  # both come up at once
-    started.start()
+    worker.spawn()  # from this thread (see Worker.spawn); both come up at once
     proc = None
     try:
         proc, base = start_daphne(server_env(**env), tmp_path / "daphne.log")
-        started.join()
-        assert worker.process is not None and worker.process.poll() is None, "worker not up"
+        worker.wait_ready()
         yield Stack(base, emails)
+        assert worker.process is not None and worker.process.poll() is None, "the worker died"
     finally:
-        started.join()
         stop(proc, grace=1)  # its sockets keep it up on SIGTERM; nothing left to serve
         worker.kill()  # nothing to finish gracefully: the test is over
 
