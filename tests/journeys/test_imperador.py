@@ -95,9 +95,26 @@ def test_show_of_hands_answered_in_window_after_window_against_bots(
     the very same buttons. Each answer is a move of its own (a fresh idempotency key),
     recorded every time: the kept forms once reused the last window's key, and the next answer
     was refused as "already recorded" while nothing was. (Short windows: the bots answer at
-    their own moments, a share of the window's time.)"""
-    engine = registry.get(ENGINE)
+    their own moments, a share of the window's time, and the worker closes a window at its
+    deadline.)
+
+    A deal can end the game before she is asked twice: as first emperor, holding two pairs
+    that the first two objects turned over fit, she wins in two turns (about 1 deal in 550,
+    measured with the engine alone); another table is then played."""
     player = make_user("sol")
+    page = signed_in_page(player)
+    answered = 0
+    for _table in range(3):
+        answered = _answers_against_bots(player, page, stack.base)
+        if answered >= 2:
+            break
+    assert answered >= 2
+
+
+def _answers_against_bots(player: Any, page: Any, base: str) -> int:
+    """Plays a new table through the page until she has answered four windows or the game is
+    over; checks that every window that asked her holds her answer, and returns how many."""
+    engine = registry.get(ENGINE)
     game = in_thread(
         lambda: Game.objects.get(
             pk=services.game_start(
@@ -115,8 +132,7 @@ def test_show_of_hands_answered_in_window_after_window_against_bots(
         )
     )
     seat = game.seats.get(user=player).index
-    page = signed_in_page(player)
-    page.goto(f"{stack.base}/games/{game.pk}/")
+    page.goto(f"{base}/games/{game.pk}/")
 
     def answers() -> int:
         return Event.objects.filter(game=game, actor=player, action__type="hand").count()
@@ -143,8 +159,19 @@ def test_show_of_hands_answered_in_window_after_window_against_bots(
             continue
         action = engine.legal_actions(game.state, seat)[0]
         move(page, action["type"], **_fields(game.state, action))
-    assert answered >= 4 or game.status != Game.Status.ACTIVE
-    assert answered >= 2
+    game.refresh_from_db()
+    assert answered >= 4 or game.status != Game.Status.ACTIVE, "stalled"
+    asked_her = [
+        row.seq
+        for row in game.events.order_by("seq")
+        for e in row.events
+        if e["kind"] == "hands_window_opened" and seat in e["data"]["asked"]
+    ]
+    waiting = engine.waiting_for(game.state)
+    if game.state["phase"] == "hands" and seat in waiting.seats:
+        asked_her.pop()  # the window open now: not hers to answer in this test any more
+    assert len(asked_her) == answers() == answered, (asked_her, engine.result(game.state))
+    return answered
 
 
 def _messages_of(page: Any) -> str:
