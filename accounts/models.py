@@ -354,6 +354,9 @@ class Notification(models.Model):
     # wait has moved on.
     wait_seq = models.PositiveIntegerField(null=True, blank=True)
     text = models.CharField(max_length=300)
+    # The language ``text`` was written in (the player's at the time): the page marks a notice
+    # whose language is not the page's, so that a screen reader reads it in the right voice.
+    language = models.CharField(max_length=10, blank=True, default="")
     url = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     read_at = models.DateTimeField(null=True, blank=True)

@@ -50,6 +50,11 @@ def _push_state(user: User, kind: str) -> str:
     return Notification.Push.NONE
 
 
+def written_in(user: User) -> str:
+    """The language a notice to ``user`` is written in (every writer overrides to it)."""
+    return user.language or settings.LANGUAGE_CODE
+
+
 def notify(
     user: User,
     kind: str,
@@ -63,6 +68,7 @@ def notify(
         user=user,
         kind=kind,
         text=text[:300],
+        language=written_in(user),
         url=url,
         game_id=game_id,
         wait_seq=wait_seq,
@@ -125,6 +131,7 @@ def notice_batch(
             user=n.user,
             kind=n.kind,
             text=n.text[:300],
+            language=written_in(n.user),
             url=n.url,
             game_id=n.game_id,
             wait_seq=n.wait_seq,

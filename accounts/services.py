@@ -19,7 +19,6 @@ import zoneinfo
 from datetime import timedelta
 
 from allauth.account.models import EmailAddress
-from django.conf import settings
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -40,11 +39,15 @@ from accounts.models import (
     PushSubscription,
     User,
 )
-from accounts.notifications import notify
+from accounts.notifications import notify, written_in
 
 MAX_ACTIVE_TOKENS = 10
 LAST_SEEN_RESOLUTION = timedelta(minutes=1)
 TOKEN_USE_RESOLUTION = timedelta(minutes=1)
+# A request sent again this soon after the recipient declined the last one is listed for them
+# but rings no bell: a decline must not be answered by a notice a day. The sender is told
+# "sent" either way (a decline is never announced).
+QUIET_AFTER_DECLINE = timedelta(days=30)
 
 
 class AccountsError(Exception):
@@ -269,11 +272,21 @@ def friend_request_send(
     request = FriendRequest.objects.create(
         from_user=sender, to_user=recipient, silenced=_blocked(recipient, sender), by_email=by_email
     )
-    if not request.silenced:  # a blocker never hears of the blocked
-        with translation.override(recipient.language or settings.LANGUAGE_CODE):
+    # a blocker never hears of the blocked; a recent decline hears of no re-request
+    if not request.silenced and not _declined_lately(sender, recipient):
+        with translation.override(written_in(recipient)):
             text = _("%(name)s sent you a friend request.") % {"name": sender.name}
         notify(recipient, Notification.Kind.FRIEND_REQUEST, text, _request_url(request))
     return RequestOutcome.SENT, request
+
+
+def _declined_lately(sender: User, recipient: User) -> bool:
+    return FriendRequest.objects.filter(
+        from_user=sender,
+        to_user=recipient,
+        status=FriendRequest.Status.DECLINED,
+        answered_at__gte=timezone.now() - QUIET_AFTER_DECLINE,
+    ).exists()
 
 
 def _locked_pending(request: FriendRequest) -> FriendRequest:

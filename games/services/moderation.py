@@ -12,7 +12,6 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
-from django.conf import settings
 from django.db import transaction
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -20,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import ModerationLog, Notification, User
-from accounts.notifications import notify
+from accounts.notifications import notify, written_in
 from games.catalog.registry import title as game_title
 from games.errors import GameError, GameNotFound, NotActive
 from games.models import Game, Invitation, Report, Seat
@@ -56,7 +55,7 @@ def _log(actor: Any, action: str, reason: str, game_id: int | None = None, targe
 
 def _tell(user: User, kind: str, text: Any, game: Game) -> None:
     """An in-app notice in the player's language: names the table, never a card."""
-    with translation.override(user.language or settings.LANGUAGE_CODE):
+    with translation.override(written_in(user)):
         message = str(text) % {
             "game": game_title(game.engine),
             "id": game.pk,
@@ -272,7 +271,7 @@ def report_resolve(actor: User, report: Report, status: str, resolution: str) ->
     # the reporter hears that someone looked (not what was decided, nor the note: both stay
     # between the moderators and the log)
     reporter = report.reporter
-    with translation.override(reporter.language or settings.LANGUAGE_CODE):
+    with translation.override(written_in(reporter)):
         text = _("A moderator reviewed your report about %(name)s. Thank you for telling us.") % {
             "name": report.reported.name
         }

@@ -20,7 +20,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext_lazy
 
 from accounts.models import Notification, User
-from accounts.notifications import Notice, NoticeBatch, notice_batch, notify, notify_all
+from accounts.notifications import (
+    Notice,
+    NoticeBatch,
+    notice_batch,
+    notify,
+    notify_all,
+    written_in,
+)
 from games.catalog.base import comma
 from games.catalog.registry import title as game_title
 from games.engines import registry
@@ -39,7 +46,7 @@ MIN_REMINDER_SECONDS = 600  # no reminders for live-speed waits
 
 
 def _say(user: User, text: Any, **values: Any) -> str:
-    with translation.override(user.language or settings.LANGUAGE_CODE):
+    with translation.override(written_in(user)):
         return str(text) % values
 
 

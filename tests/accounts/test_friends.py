@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from accounts import selectors, services
-from accounts.models import FriendRequest, Friendship
+from accounts.models import FriendRequest, Friendship, Notification
 from tests.games.helpers import connect
 
 pytestmark = pytest.mark.django_db
@@ -256,6 +256,31 @@ def test_decline(as_alice, alice, bob, bob_asked_alice):
     assert not Friendship.objects.exists()
     # Bob may ask again later.
     assert services.friend_request_send(bob, alice)[0] is services.RequestOutcome.SENT
+
+
+def test_a_request_sent_again_soon_after_a_decline_is_listed_without_a_new_notice(alice, bob):
+    def bells() -> int:
+        return Notification.objects.filter(
+            user=alice, kind=Notification.Kind.FRIEND_REQUEST
+        ).count()
+
+    _outcome, first = services.friend_request_send(bob, alice)
+    services.friend_request_decline(alice, first)
+    assert bells() == 1
+
+    outcome, again = services.friend_request_send(bob, alice)
+
+    assert outcome is services.RequestOutcome.SENT  # bob is told nothing of the decline
+    assert list(selectors.incoming_requests(alice)) == [again]  # alice can still say yes
+    assert bells() == 1
+    # a month on, a request rings again
+    services.friend_request_cancel(bob, again)
+    FriendRequest.objects.filter(pk=first.pk).update(
+        answered_at=timezone.now() - services.QUIET_AFTER_DECLINE - timedelta(minutes=1)
+    )
+    FriendRequest.objects.filter(pk=again.pk).delete()
+    services.friend_request_send(bob, alice)
+    assert bells() == 2
 
 
 def test_cancel(alice, bob, bob_asked_alice):

@@ -380,7 +380,9 @@ def test_a_turn_email_is_skipped_once_its_wait_is_over_or_its_notice_read(starte
     assert mail.outbox == []
 
 
-def test_the_language_chosen_in_the_header_is_the_one_of_a_players_notices(started, trio):
+def test_the_language_chosen_in_the_header_is_the_one_of_a_players_notices(
+    started, trio, make_user
+):
     """Alice picks Persian in the header's menu (not in her profile): her next turn notice is
     written in Persian too. The menu used to set only the cookie, so her notices and emails
     stayed English inside Persian pages."""
@@ -406,6 +408,19 @@ def test_the_language_chosen_in_the_header_is_the_one_of_a_players_notices(start
     # bob, who chose nothing, still reads English
     bob_notice = Notification.objects.filter(user=trio[1]).first()
     assert bob_notice is None or not re.search("[\u0600-\u06ff]", bob_notice.text)
+    # Back in English, her list marks the Persian notice as Persian, right to left (a screen
+    # reader read it with an English voice); a notice in the page's language is not marked.
+    assert notice.language == "fa"
+    client.post("/i18n/setlang/", {"language": "en", "next": "/"})
+    alice.refresh_from_db()
+    friend_request_send(make_user("dora"), alice)
+    english = Notification.objects.get(user=alice, kind=Notification.Kind.FRIEND_REQUEST)
+    assert english.language == "en"
+    page = client.get(reverse("notifications")).content.decode()
+    assert re.search(
+        r'<span lang="fa" dir="rtl">[^<]*<a href="[^"]*">' + re.escape(notice.text), page
+    )
+    assert re.search(r"<span><a href=\"[^\"]*\">" + re.escape(english.text), page)
 
 
 @pytest.mark.parametrize("engine", ["cockroach-poker-royal", "mogel-motte"])
