@@ -11,15 +11,18 @@ from __future__ import annotations
 import gettext
 import random
 import re
+from datetime import timedelta
 from pathlib import Path
 
 import pytest
 from django.conf import settings
 from django.test import Client
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
-from accounts.services import friendship_create
+from accounts.models import FriendRequest, Notification
+from accounts.notifications import notify
+from accounts.services import friend_request_send, friendship_create
 from games import services
 from games.catalog import registry as catalog
 from games.engines import registry
@@ -323,3 +326,34 @@ def test_every_word_an_engine_shows_has_a_translation(slug):
             _engine_words(engine.view(state, seat), found)
     missing = sorted(found - set(WORDS) - set(catalog.get(slug).words))
     assert missing == [], f"add these to the game's words.py (and translate them): {missing}"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("lang", "said"),
+    [
+        # Czech declines after «před»: "před 5 minutami", never "5 minut zpět"
+        ("cs", "před 5\xa0minutami"),
+        ("fr", "il y a 5\xa0minutes"),
+        # Django's own Portuguese says "há 5 minutos atrás"
+        ("pt", "há 5 minutos<"),
+        ("fa", "5 دقیقه پیش"),
+    ],
+)
+def test_how_long_ago_is_said_in_each_languages_own_grammar(make_user, lang, said):
+    alice, bob = make_user("alice"), make_user("bob")
+    client = Client()
+    client.force_login(alice)
+    _speaking(client, lang)
+    notify(alice, Notification.Kind.INVITATION, "hello", "/games/")
+    _outcome, request = friend_request_send(alice, bob)
+    five_minutes_ago = timezone.now() - timedelta(minutes=5, seconds=10)
+    Notification.objects.update(created_at=five_minutes_ago)
+    FriendRequest.objects.filter(pk=request.pk).update(created_at=five_minutes_ago)
+
+    notices = client.get(reverse("notifications")).content.decode()
+    friends = client.get(reverse("friends")).content.decode()
+
+    assert said in notices
+    assert said.rstrip("<") in friends
+    assert "atrás" not in notices + friends and "zpět" not in notices

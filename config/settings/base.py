@@ -46,6 +46,9 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django.contrib.sites",
+    # naturaltime: "5 minutes ago" in each language's own grammar (Czech "před 5 minutami"; a
+    # timesince inside our own "%(ago)s ago" could not decline it)
+    "django.contrib.humanize",
     "channels",
     "allauth",
     "allauth.account",
