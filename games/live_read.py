@@ -63,6 +63,8 @@ class LoopReader:
 
     async def game_with_seats(self, game_id: int) -> Game | None:
         """What ``selectors.game_with_seats`` answers, read without leaving the loop."""
+        if not table_read.storable(game_id):
+            return None
         async with self._lock_of_this_loop():
             current = await self._connect()
             try:

@@ -127,8 +127,19 @@ def _instance(model: type[Model], values: Sequence[Any]) -> Any:
     return instance
 
 
+# The largest id a game row can have (a bigint). The ORM answers "no row" past it; these raw
+# statements would fail with "bigint out of range" (a 500 for /games/9223372036854775808/).
+MAX_ID = 2**63 - 1
+
+
+def storable(game_id: int) -> bool:
+    return 0 < game_id <= MAX_ID
+
+
 def read_game_with_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
     """The game and its seats (index order, each with its player or None), or None."""
+    if not storable(game_id):
+        return None
     return build(*_execute(read_statements(game_id)))
 
 
@@ -139,6 +150,8 @@ def lock_game_with_seats(
     whether ``replay`` (actor id, idempotency key) already made a move, or None (no game).
     The seats and the key are read by statements that start once the lock is held, so a
     change that waited for it sees what the change before it committed."""
+    if not storable(game_id):
+        return None
     locked, replayed = _lock_statements(connection.vendor)
     statements = [(locked, [game_id]), read_statements(game_id)[1]]
     if replay is not None:
