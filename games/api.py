@@ -52,7 +52,7 @@ class OrjsonRenderer(JSONRenderer):
 _ENCODER = NinjaJSONEncoder()  # what orjson does not know natively (dates, lazy text)
 
 
-def _game_answer(request: HttpRequest, game: Game) -> HttpResponse:
+def _game_answer(request: HttpRequest, game: Game, **extra: Any) -> HttpResponse:
     """The game as the caller may see it, encoded as it is: letting ninja validate
     ``selectors.game_payload`` against ``GameOut`` again copied every legal action through
     pydantic on every game answer (tests/games/test_api_schema.py holds the answers to the
@@ -60,6 +60,7 @@ def _game_answer(request: HttpRequest, game: Game) -> HttpResponse:
     as ninja's validation did."""
     body = selectors.game_payload(game, request.auth)
     del body["revision"]
+    body.update(extra)
     return HttpResponse(
         orjson.dumps(body, default=_ENCODER.default),
         content_type="application/json; charset=utf-8",
@@ -180,6 +181,13 @@ class GameOut(Schema):
     result: dict[str, Any] | None
 
 
+class MoveOut(GameOut):
+    """A move's answer: the game, and whether its key had already made this very move (then
+    nothing new was played)."""
+
+    replayed: bool
+
+
 class EventsOut(Schema):
     """One page of the log; ``next``: pass it as ``after`` for the next page (null: the end)."""
 
@@ -274,9 +282,11 @@ def get_game(request: HttpRequest, game_id: int) -> Any:
 
 @api.post(
     "/games/{game_id}/actions",
-    response={200: GameOut, **WRITE_ERRORS},
+    response={200: MoveOut, **WRITE_ERRORS},
     summary="Make a move",
-    description="400 illegal action, 409 stale version (the body carries the current game).",
+    description="400 illegal action, 409 stale version (the body carries the current game) or "
+    "a key that already made another move (key_reused). The same key with the same move "
+    "again answers the game with replayed: true and plays nothing.",
 )
 def post_action(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
     request._fibbers_game_id = game_id  # type: ignore[attr-defined]
@@ -286,7 +296,9 @@ def post_action(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
         _visible(request, game_id)  # whoever may not see the table gets 404, not 403
         raise
     # The change read the game and its seats with the lock: the answer needs no other read.
-    return _game_answer(request, selectors.with_seats(result.game, result.seats))
+    return _game_answer(
+        request, selectors.with_seats(result.game, result.seats), replayed=result.replayed
+    )
 
 
 @api.get(

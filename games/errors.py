@@ -54,5 +54,16 @@ class TooLate(StaleVersion):
         self.message = str(_("Too late: the moment passed before your answer arrived."))
 
 
+class KeyReused(GameError):
+    """An idempotency key that already made another move: the answer says so, instead of
+    the first move's result as if this one had been played."""
+
+    status = 409
+    code = "key_reused"
+
+    def __init__(self) -> None:
+        super().__init__(_("That key already made another move: this one was not played."))
+
+
 class IllegalMove(GameError):
     status = 400

@@ -73,14 +73,16 @@ def _execute(statements: Statements) -> list[Rows]:
 @cache
 def _lock_statements(vendor: str) -> tuple[str, str]:
     """The game row locked (FOR NO KEY UPDATE: rows that reference it, events, can still be
-    inserted), and whether an actor's idempotency key already made a move."""
+    inserted), and the move an actor's idempotency key already made, if any."""
     game, _ = _statements(vendor)
     quote = connection.ops.quote_name
     event = Event._meta
-    column = {name: quote(event.get_field(name).column) for name in ("game", "actor", "key")}
+    column = {
+        name: quote(event.get_field(name).column) for name in ("game", "actor", "key", "action")
+    }
     replayed = (
-        f"SELECT EXISTS (SELECT 1 FROM {quote(event.db_table)} e WHERE e.{column['game']} = %s "
-        f"AND e.{column['actor']} = %s AND e.{column['key']} = %s)"
+        f"SELECT e.{column['action']} FROM {quote(event.db_table)} e WHERE e.{column['game']} = %s "
+        f"AND e.{column['actor']} = %s AND e.{column['key']} = %s LIMIT 1"
     )
     # SQLite has no row locks (its writers are serialised by the database lock)
     return game + (" FOR NO KEY UPDATE" if vendor == "postgresql" else ""), replayed
@@ -143,11 +145,18 @@ def read_game_with_seats(game_id: int) -> tuple[Game, list[Seat]] | None:
     return build(*_execute(read_statements(game_id)))
 
 
+class Recorded:
+    """The move an idempotency key already made (``action`` as the log holds it)."""
+
+    def __init__(self, action: Any) -> None:
+        self.action = action
+
+
 def lock_game_with_seats(
     game_id: int, replay: tuple[int, str] | None = None
-) -> tuple[Game, list[Seat], bool] | None:
-    """Inside a transaction: the game row locked, then its seats with their players and
-    whether ``replay`` (actor id, idempotency key) already made a move, or None (no game).
+) -> tuple[Game, list[Seat], Recorded | None] | None:
+    """Inside a transaction: the game row locked, then its seats with their players and the
+    move ``replay`` (actor id, idempotency key) already made (None: none), or None (no game).
     The seats and the key are read by statements that start once the lock is held, so a
     change that waited for it sees what the change before it committed."""
     if not storable(game_id):
@@ -160,7 +169,10 @@ def lock_game_with_seats(
     read = build(results[0], results[1])
     if read is None:
         return None
-    return read[0], read[1], bool(replay is not None and results[2][0][0])
+    if replay is None or not results[2]:
+        return read[0], read[1], None
+    action = Event._meta.get_field("action").from_db_value(results[2][0][0], None, connection)
+    return read[0], read[1], Recorded(action)
 
 
 def build(game_rows: Rows, seat_rows: Rows) -> tuple[Game, list[Seat]] | None:

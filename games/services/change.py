@@ -74,10 +74,12 @@ def audience(seat: int | None, events: list[Any]) -> list[int] | None:
 class GameChange:
     def __init__(self, game_id: int, idempotency: tuple[Any, str] | None = None) -> None:
         """``idempotency``: (actor, key) of a move; ``replayed`` then says whether that actor
-        already made a move with that key in this game (read with the lock, no extra query)."""
+        already made a move with that key in this game, and ``replayed_action`` which (read
+        with the lock, no extra query)."""
         self.game_id = game_id
         self._idempotency = idempotency if idempotency and idempotency[1] else None
         self.replayed = False
+        self.replayed_action: Any = None
         self._atomic = transaction.atomic()
 
     # --- the unit of work ------------------------------------------------------------------
@@ -111,7 +113,9 @@ class GameChange:
         if read is None:
             raise GameNotFound()
         self.game: Game
-        self.game, seats, self.replayed = read
+        self.game, seats, recorded = read
+        if recorded is not None:
+            self.replayed, self.replayed_action = True, recorded.action
         for seat in seats:
             seat.game = self.game
         game = self.game

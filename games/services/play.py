@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
@@ -9,12 +10,21 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from games.engines.core import TIMEOUT, IllegalAction
-from games.errors import GameError, IllegalMove, NotActive, NotAllowed, StaleVersion, TooLate
+from games.errors import (
+    GameError,
+    IllegalMove,
+    KeyReused,
+    NotActive,
+    NotAllowed,
+    StaleVersion,
+    TooLate,
+)
 from games.models import Event, Game, Seat
 from games.services import bot_time, notify
 from games.services.change import GameChange, same_wait
 
 HANDOVER_AFTER_TIMEOUTS = 3
+MAX_KEY_LENGTH = 64  # Event.key
 MAX_TURN_MOVES = 20
 
 
@@ -28,14 +38,24 @@ class ActResult:
 
 
 def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = "") -> ActResult:
-    """A player's move. Same idempotency key again: the first result, not a second move."""
-    key = (key or "")[:64]
+    """A player's move. The same idempotency key again with the same move: the first result,
+    not a second move; with another move: ``KeyReused``."""
+    key = key or ""
+    if len(key) > MAX_KEY_LENGTH:
+        # cut to fit, two long keys sharing their start made one move of two (the second
+        # answered as if played)
+        raise IllegalMove(
+            _("An idempotency key has at most %(n)d characters.") % {"n": MAX_KEY_LENGTH},
+            "bad_key",
+        )
     with GameChange(game_id, idempotency=(user, key)) as change:
         game = change.game
         seat = change.seat_of(user)
         if seat is None:
             raise NotAllowed(_("You are not playing at this table."))
         if change.replayed:
+            if change.replayed_action != _as_stored(action):
+                raise KeyReused()
             return ActResult(game, replayed=True, seats=change.seats)
         if game.status != Game.Status.ACTIVE:
             raise NotActive(_("This game is not in play."))
@@ -69,6 +89,23 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
             seat.consecutive_timeouts = 0
     return ActResult(game, seats=change.seats)
+
+
+def _recorded_action(game: Game, user: Any, key: str) -> Any:
+    """The move this key made (read only on a replay: the move path itself reads nothing)."""
+    return (
+        Event.objects.filter(game=game, actor=user, key=key)
+        .values_list("action", flat=True)
+        .first()
+    )
+
+
+def _as_stored(action: Any) -> Any:
+    """The action as the log would hold it (JSON: a tuple comes back a list)."""
+    try:
+        return json.loads(json.dumps(action))
+    except (TypeError, ValueError):
+        return None
 
 
 def apply_deadline(game_id: int, wait_seq: int | None = None) -> bool:

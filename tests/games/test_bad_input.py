@@ -9,7 +9,9 @@ import pytest
 from django.test import Client
 
 from accounts.services import api_token_create
-from tests.games.helpers import connect
+from games.engines import registry
+from games.models import Event, Game
+from tests.games.helpers import connect, seat_users
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -38,3 +40,47 @@ def test_a_game_id_past_the_largest_one_is_no_such_game_everywhere(alice):
         return connected, code
 
     assert asyncio.run(socket()) == (False, 4404)
+
+
+def _api(user) -> Client:
+    _token, raw = api_token_create(user, "script")
+    return Client(headers={"Authorization": f"Bearer {raw}"})
+
+
+def _move(api: Client, game: Game, seat: int, key: str, action: dict | None = None):
+    game.refresh_from_db()
+    if action is None:
+        action = registry.get(game.engine).legal_actions(game.state, seat)[0]
+    body = {"version": game.version_for(seat), "action": action, "key": key}
+    return api.post(f"/api/games/{game.pk}/actions", body, content_type="application/json")
+
+
+def test_an_idempotency_key_is_never_cut_and_never_makes_another_move(started):
+    """Keys were cut to 64 characters: two long keys sharing their start made one move, the
+    second answered 200 as if played. A key that made a move, sent with another move, answered
+    200 with nothing played; it is refused now, and a true replay says it is one."""
+    game = started("cockroach-poker-royal")
+    engine = registry.get(game.engine)
+    seat = engine.waiting_for(game.state).seats[0]
+    api = _api(seat_users(game)[seat])
+    version = game.version
+
+    answer = _move(api, game, seat, "x" * 64 + "-move1")
+    assert answer.status_code == 400 and answer.json()["code"] == "bad_key"
+    game.refresh_from_db()
+    assert game.version == version
+
+    legal = engine.legal_actions(game.state, seat)
+    first, other = legal[0], next(a for a in legal if a != legal[0])
+    assert _move(api, game, seat, "k1", first).status_code == 200
+    game.refresh_from_db()
+    played = game.version
+    assert played > version
+
+    replay = _move(api, game, seat, "k1", first)
+    assert replay.status_code == 200 and replay.json()["replayed"] is True
+    reused = _move(api, game, seat, "k1", other)
+    assert reused.status_code == 409 and reused.json()["code"] == "key_reused"
+    game.refresh_from_db()
+    assert game.version == played
+    assert Event.objects.filter(game=game, key="k1").count() == 1

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from accounts.services import api_token_create
 from config.statements import described
-from games.api import GameOut
+from games.api import GameOut, MoveOut
 from games.models import Event, Game, Seat
 from tests.games.helpers import next_human_move, seat_users
 
@@ -71,7 +71,9 @@ def test_a_move_is_four_round_trips(started):
     assert body["version"] == before["version"] + 1
     assert body["players"] == before["players"]
     # encoded without ninja's validation: still exactly the documented fields
-    assert set(body) == set(before) == set(GameOut.model_fields)
+    assert set(before) == set(GameOut.model_fields)
+    assert set(body) == set(MoveOut.model_fields) == set(GameOut.model_fields) | {"replayed"}
+    assert body["replayed"] is False
 
 
 @pytest.mark.django_db
