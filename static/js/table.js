@@ -23,6 +23,7 @@
   var revision = parseInt(root.dataset.revision, 10);
   var SWAPPED = "swappedAt"; // a property set on nodes swapped in, with the time
   var focusPart = null, pressed = null; // where a posted form was: focus goes back there
+  var moving = null; // the move form whose answer is awaited
   var announced = "";
   var fetching = false, again = false, expiredAsked = false;
   var baseTitle = document.title;
@@ -239,6 +240,10 @@
     }
     if (!window.fetch || !window.FormData || (form.method || "").toLowerCase() !== "post") return;
     e.preventDefault();
+    // One move at a time: a second button pressed before the first move's answer (a thumb
+    // that slid) was posted too, and its "Too late" replaced the first's "Move played.".
+    var isMove = /\/act\/$/.test(new URL(form.action, location.href).pathname);
+    if (isMove && moving) return;
     Array.prototype.forEach.call(root.querySelectorAll("[data-touched]"), function (g) {
       delete g.dataset.touched;
     });
@@ -249,6 +254,7 @@
     focusPart = home ? home.dataset.live : null; // disabling the pressed button drops its focus
     pressed = e.submitter || form.querySelector("button");
     Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = true; });
+    if (isMove) moving = form;
     fetch(form.action, { method: "POST", body: data, credentials: "same-origin" })
       .then(function (r) {
         var path = new URL(r.url).pathname;
@@ -264,6 +270,7 @@
         return r.text();
       })
       .then(function (html) {
+        if (isMove) moving = null; // the page shows its answer next: new forms, kept ones live
         if (html === null) return;
         var doc = new DOMParser().parseFromString(html, "text/html");
         // the same live region, new words: a region inserted anew is not read out
@@ -272,7 +279,7 @@
         Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = false; });
         apply(html);
       })
-      .catch(function () { form.submit(); });
+      .catch(function () { moving = null; form.submit(); });
   });
 
   // --- the socket -------------------------------------------------------------------------
