@@ -69,9 +69,9 @@ def test_through_the_api_the_answer_is_made_before_the_ping_and_the_push(
         order.append(name)
         return real_send_task(name, *args, **kwargs)
 
-    def answer(request, game):
+    def answer(request, game, **extra):
         order.append("answer")
-        return real_answer(request, game)
+        return real_answer(request, game, **extra)
 
     monkeypatch.setattr(broadcast, "_send_now", send_now)
     monkeypatch.setattr(current_app, "send_task", send_task)
