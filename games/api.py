@@ -277,7 +277,10 @@ def start_game(request: HttpRequest, game_id: int) -> Any:
     summary="The game as the caller may see it",
 )
 def get_game(request: HttpRequest, game_id: int) -> Any:
-    return _game_answer(request, _visible(request, game_id))
+    game = _visible(request, game_id)
+    if services.apply_if_expired(game):  # never an expired window shown as open
+        game = _visible(request, game_id)
+    return _game_answer(request, game)
 
 
 @api.post(

@@ -130,12 +130,7 @@ def _pace_log(game: Game, players: list[str]) -> list[dict[str, Any]]:
 def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Everything the table's parts show, for the requesting user's seat only."""
     game = _visible_game(request, game_id)
-    if (
-        game.status == Game.Status.ACTIVE
-        and game.deadline_at
-        and game.deadline_at <= timezone.now()
-    ):
-        services.apply_deadline(game.pk)  # lazy check: a page view never shows an expired wait
+    if services.apply_if_expired(game):  # a page never shows an expired wait
         game = _visible_game(request, game_id)
     payload = selectors.game_payload(game, request.user)
     seat = payload["seat"]

@@ -13,7 +13,14 @@ from games.services.moderation import (
 )
 from games.services.notify import send_due_reminders
 from games.services.pace import live_answer, live_check, live_check_all, live_propose
-from games.services.play import ActResult, act, apply_bot_moment, apply_deadline, seat_reclaim
+from games.services.play import (
+    ActResult,
+    act,
+    apply_bot_moment,
+    apply_deadline,
+    apply_if_expired,
+    seat_reclaim,
+)
 from games.services.sweep import sweep_due
 from games.services.tables import (
     game_cancel,
@@ -35,6 +42,7 @@ __all__ = [
     "act",
     "apply_bot_moment",
     "apply_deadline",
+    "apply_if_expired",
     "force_deadline",
     "game_abort",
     "game_cancel",

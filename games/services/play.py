@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from games.engines.core import TIMEOUT, IllegalAction
@@ -48,6 +49,23 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             _("An idempotency key has at most %(n)d characters.") % {"n": MAX_KEY_LENGTH},
             "bad_key",
         )
+    try:
+        return _act(user, game_id, expected_version, action, key, check_deadline=True)
+    except _WaitExpired:
+        # The wait's deadline passed before this move arrived (its timeout task not run
+        # yet: the worker busy or down): the timeout first, in its own change, then the move
+        # against what it left. A race answered after its window closed is "too late".
+        apply_deadline(game_id)
+        return _act(user, game_id, expected_version, action, key, check_deadline=False)
+
+
+class _WaitExpired(Exception):
+    """Raised inside a move's change (nothing written yet: it rolls back to nothing)."""
+
+
+def _act(
+    user: Any, game_id: int, expected_version: Any, action: Any, key: str, check_deadline: bool
+) -> ActResult:
     with GameChange(game_id, idempotency=(user, key)) as change:
         game = change.game
         seat = change.seat_of(user)
@@ -61,6 +79,8 @@ def act(user: Any, game_id: int, expected_version: Any, action: Any, key: str = 
             raise NotActive(_("This game is not in play."))
         if seat.is_bot:
             raise NotAllowed(_("Your seat was handed to the bot."))
+        if check_deadline and game.deadline_at is not None and game.deadline_at <= change.now:
+            raise _WaitExpired
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
             raise IllegalMove(
                 _("The move must say which version of the game it was made on."), "malformed"
@@ -123,6 +143,20 @@ def apply_deadline(game_id: int, wait_seq: int | None = None) -> bool:
     return True
 
 
+def apply_if_expired(game: Game) -> bool:
+    """The lazy check of a read (a page, the API's game): a wait whose deadline passed is
+    applied before it is shown, never shown as still open. True when ``game`` may be stale
+    now (read it again): the deadline applied here, or by someone else meanwhile."""
+    if (
+        game.status == Game.Status.ACTIVE
+        and game.deadline_at is not None
+        and game.deadline_at <= timezone.now()
+    ):
+        apply_deadline(game.pk)
+        return True
+    return False
+
+
 def apply_bot_moment(
     game_id: int, at: datetime | None = None, overdue: timedelta = timedelta(0)
 ) -> bool:
@@ -136,6 +170,12 @@ def apply_bot_moment(
             return False
         if at is not None and at != due:
             return False
+        deadline = change.game.deadline_at
+        if deadline is not None and deadline <= change.now:
+            # late (the worker was busy or down): no bot answers a window after it closed;
+            # the deadline comes first, as it would have at its time
+            _time_out(change)
+            return True
         return change.take_bot_moment(bot_time.new_rng())
 
 

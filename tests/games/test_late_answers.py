@@ -1,0 +1,128 @@
+"""A window closes at its deadline, whatever the worker is doing (live review, 2026-12-01).
+
+The window's timeout task runs a moment after the deadline, later when the worker is busy or
+down; meanwhile answers were still taken: a race won ten seconds after its window closed, a
+raised hand after the show of hands ended. Time passes here on a controlled clock, with no
+worker: exactly the stretch between the deadline and its task."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+
+from accounts.services import api_token_create
+from games import services
+from games.engines import registry
+from games.errors import StaleVersion, TooLate
+from games.models import Event, Game
+from tests.games.helpers import seat_users
+
+pytestmark = pytest.mark.django_db
+
+ENGINE = registry.get("imperador")
+
+
+class Clock:
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.now = timezone.now()
+        monkeypatch.setattr(timezone, "now", lambda: self.now)
+
+    def past(self, deadline) -> None:
+        self.now = deadline + timedelta(milliseconds=100)
+
+
+def _show_of_hands(game: Game) -> Game:
+    """Plays the emperor's announcement through the service: the window opens."""
+    users = seat_users(game)
+    for _step in range(4):
+        game.refresh_from_db()
+        if game.state["phase"] == "hands":
+            return game
+        (seat,) = ENGINE.waiting_for(game.state).seats
+        action = ENGINE.legal_actions(game.state, seat)[0]
+        services.act(users[seat], game.pk, game.version_for(seat), action)
+    raise AssertionError("no show of hands")
+
+
+def test_an_answer_after_the_deadline_is_too_late_and_the_window_closed_without_it(
+    started, monkeypatch
+):
+    clock = Clock(monkeypatch)
+    game = _show_of_hands(started("imperador", pace="custom", move_seconds=60, window_seconds=5))
+    asked = ENGINE.waiting_for(game.state).seats
+    seat = asked[0]
+    user = seat_users(game)[seat]
+    clock.past(game.deadline_at)
+
+    with pytest.raises(TooLate):
+        services.act(user, game.pk, game.version_for(seat), {"type": "hand", "choice": "raise"})
+
+    game.refresh_from_db()
+    assert game.state["phase"] != "hands"
+    kinds = [e["kind"] for row in game.events.order_by("seq") for e in row.events]
+    assert "hands_window_timed_out" in kinds
+    assert not Event.objects.filter(game=game, actor=user, action__type="hand").exists()
+    shown = next(
+        e["data"]["hands"]
+        for row in game.events.all()
+        for e in row.events
+        if e["kind"] == "hands_shown"
+    )
+    assert shown[seat] != "raise"  # a missing answer counts as down
+
+
+def test_the_api_never_shows_a_window_open_past_its_deadline(started, monkeypatch):
+    clock = Clock(monkeypatch)
+    game = _show_of_hands(started("imperador", pace="custom", move_seconds=60, window_seconds=5))
+    seat = ENGINE.waiting_for(game.state).seats[0]
+    _token, raw = api_token_create(seat_users(game)[seat], "script")
+    api = Client(headers={"Authorization": f"Bearer {raw}"})
+    assert api.get(f"/api/games/{game.pk}").json()["waiting_for"]["kind"] == "window"
+    clock.past(game.deadline_at)
+
+    answer = api.get(f"/api/games/{game.pk}").json()
+
+    assert answer["waiting_for"]["kind"] != "window"
+    assert answer["view"]["phase"] != "hands"
+
+
+def test_a_bots_moment_taken_after_the_deadline_closes_the_window(alice, monkeypatch):
+    """The bots' moment of a window, its task late: the window is closed at the deadline
+    (the bots that still owe answer in the timeout's change), and the person's answer that
+    follows is too late."""
+    clock = Clock(monkeypatch)
+    for _table in range(20):  # until a bot is emperor: then she is asked with the other bot
+        game = services.game_start(
+            alice,
+            services.game_create(
+                alice,
+                engine="imperador",
+                seats=3,
+                bots=2,
+                pace="custom",
+                move_seconds=60,
+                window_seconds=5,
+            ).pk,
+        )
+        game.refresh_from_db()
+        if game.state["phase"] == "hands":
+            break
+    else:
+        raise AssertionError("no table where a bot announced first")
+    seat = game.seats.get(user=alice).index
+    assert seat in ENGINE.waiting_for(game.state).seats and game.bots_at is not None
+    version, wait = game.version_for(seat), game.wait_seq
+    clock.past(max(game.deadline_at, game.bots_at))
+
+    assert services.apply_bot_moment(game.pk, at=game.bots_at)
+
+    game.refresh_from_db()
+    assert game.wait_seq > wait  # that window is over (a bot emperor may open the next one)
+    kinds = [e["kind"] for row in game.events.order_by("seq") for e in row.events]
+    assert "hands_window_timed_out" in kinds
+    with pytest.raises(StaleVersion):  # too late for that window, whatever is open now
+        services.act(alice, game.pk, version, {"type": "hand", "choice": "down"})
+    assert not Event.objects.filter(game=game, actor=alice).exists()
