@@ -196,6 +196,15 @@ class Consumer(AsyncJsonWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def send_json(self, content: Any, close: bool = False) -> None:
+        try:
+            await super().send_json(content, close)
+        except RuntimeError:
+            # The socket closed while a ping's frame was on its way (Daphne: autobahn's
+            # Disconnected). Raised on, it ended the consumer without ``disconnect``: the
+            # dead channel stayed in its groups and the shared read counted it for good.
+            log.debug("a frame for a closed socket was dropped", exc_info=True)
+
     @classmethod
     async def encode_json(cls, content: Any) -> str:
         return orjson.dumps(content, option=orjson.OPT_NON_STR_KEYS).decode()
@@ -233,6 +242,10 @@ class GameConsumer(Consumer):
 
     async def _send_state(self, payload: dict[str, Any]) -> None:
         self.revision = payload["revision"]
+        # the seat as of this state: a page kept open through Leave and Join (its forms post
+        # by fetch) sits elsewhere now, and the pings' seat filter must follow it (with the
+        # old index, another player's secret answers reached this socket as frames)
+        self.seat = payload["seat"]
         await self.send_json(
             {
                 "type": "state",
@@ -305,7 +318,12 @@ class GameConsumer(Consumer):
         if current is None:
             await self.close(code=4404)
             return
-        if not isinstance(held, int) or isinstance(held, bool) or held < current:
+        if not isinstance(held, int) or isinstance(held, bool):
+            held = -1
+        # what this socket sent since the page's hello was written counts as held (the state
+        # sent on connect: sent twice, and fetched twice by the page, on every reconnect)
+        held = max(held, self.revision if self.revision is not None else -1)
+        if held < current:
             payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
             if payload is None:
                 await self.close(code=4404)

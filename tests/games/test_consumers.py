@@ -93,3 +93,36 @@ def test_an_idle_socket_still_hears_the_next_move_after_a_minute(started):
         await communicator.disconnect()
 
     asyncio.run(scenario())
+
+
+def test_a_hello_after_the_connects_own_state_is_not_answered_with_it_again(started):
+    """A reconnecting page says hello with the revision it held; the socket has just sent
+    the current state on connect. It sent it again, and the page fetched its parts twice."""
+    game = started("cockroach-poker-royal")
+    alice = seat_users(game)[0]
+
+    async def scenario():
+        communicator, connected, _ = await connect(alice, game.pk)
+        assert connected
+        first = await communicator.receive_json_from(timeout=5)
+        assert first["type"] == "state"
+        await communicator.send_json_to({"type": "hello", "revision": first["revision"] - 1})
+        answer = await communicator.receive_json_from(timeout=5)
+        assert answer["type"] == "heartbeat" and answer["revision"] == first["revision"]
+        await communicator.disconnect()
+
+    asyncio.run(scenario())
+
+
+def test_a_frame_for_a_socket_that_just_closed_does_not_end_the_consumer():
+    """Daphne raises when a frame is sent on a socket closed meanwhile; raised on, it ended
+    the consumer before ``disconnect``, which left the dead channel in its groups."""
+    from games.consumers import GameConsumer
+
+    consumer = GameConsumer()
+
+    async def closed(_message):
+        raise RuntimeError("Attempt to send on a closed protocol")
+
+    consumer.base_send = closed
+    asyncio.run(consumer.send_json({"type": "state"}))  # no exception

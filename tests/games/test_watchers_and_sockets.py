@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import json
 import random
+from unittest import mock
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -14,6 +15,7 @@ from django.test import Client
 
 from accounts.services import friendship_create, user_ban, user_block
 from games import services
+from games.engines import registry
 from games.models import Game
 from tests.games.helpers import connect as connect_to
 from tests.games.helpers import next_human_move, seat_users
@@ -129,6 +131,61 @@ def test_a_banned_players_socket_closes_at_the_next_change(watched, admin_user):
         # loop cancelling it at the end of asyncio.run (once seen hanging there in a full run)
         await communicator.disconnect()
         # the helper thread's connection would outlive the test and hold the test database
+        await sync_to_async(_close_this_threads_connection)()
+
+    asyncio.run(scenario())
+
+
+def _seed_where_the_emperor_is_not(seat: int) -> int:
+    engine = registry.get("imperador")
+    return next(s for s in range(1, 100) if engine.setup(3, {}, s)["emperor"] != seat)
+
+
+def test_a_socket_kept_open_through_leave_and_join_follows_its_new_seat(trio):
+    """Bob's page stays open while he leaves and joins again (its forms post by fetch): he
+    sat at seat 1 and now sits at seat 2, where carol sat down in between. The socket kept
+    filtering pings by seat 1, so carol's secret answers reached bob as frames, timed to the
+    millisecond (live review, 2026-12-01). Now it follows the seat of each state it sends."""
+    alice, bob, carol = trio
+    game = services.game_create(alice, engine="imperador", seats=3, join_policy="friends")
+    engine = registry.get("imperador")
+
+    async def frames(communicator, seconds: float) -> list[dict]:
+        got = []
+        while not await communicator.receive_nothing(timeout=seconds):
+            got.append(await communicator.receive_json_from(timeout=5))
+        return got
+
+    async def scenario():
+        await sync_to_async(services.game_join)(bob, game.pk)
+        page, connected, _ = await connect(bob, game.pk)
+        assert connected
+        assert (await page.receive_json_from(timeout=5))["game"]["seat"] == 1
+        await sync_to_async(services.game_leave)(bob, game.pk)
+        await sync_to_async(services.game_join)(carol, game.pk)
+        await sync_to_async(services.game_join)(bob, game.pk)
+        seed = _seed_where_the_emperor_is_not(1)
+        with mock.patch("games.services.tables.secrets.randbits", return_value=seed):
+            await sync_to_async(services.game_start)(alice, game.pk)
+        started_game = await sync_to_async(Game.objects.get)(pk=game.pk)
+        users = {0: alice, 1: carol, 2: bob}
+        assert await sync_to_async(lambda: started_game.seats.get(index=2).user_id)() == bob.pk
+        emperor = started_game.state["emperor"]
+        announce = engine.legal_actions(started_game.state, emperor)[0]
+        await sync_to_async(services.act)(
+            users[emperor], game.pk, started_game.version_for(emperor), announce
+        )
+        seen = await frames(page, 2)
+        assert seen and seen[-1]["game"]["seat"] == 2
+        asked = await sync_to_async(lambda: Game.objects.get(pk=game.pk))()
+        assert 1 in engine.waiting_for(asked.state).seats
+
+        await sync_to_async(services.act)(
+            carol, game.pk, asked.version_for(1), {"type": "hand", "choice": "raise"}
+        )
+
+        assert await frames(page, 1.5) == []  # carol's secret answer: nothing for bob
+        await page.disconnect()
         await sync_to_async(_close_this_threads_connection)()
 
     asyncio.run(scenario())
