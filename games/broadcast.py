@@ -3,6 +3,7 @@ Never send the state: each consumer renders what its own user may see."""
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import time
 from collections.abc import Iterable
@@ -51,6 +52,19 @@ def notify_game_changed(
             *_user_pings(users),
         ]
     )
+
+
+def session_group_name(session_key: str) -> str:
+    """The sockets opened by one browser session (a hash: the key itself signs in)."""
+    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+
+
+def session_ended(sender: Any, request: Any = None, **kwargs: Any) -> None:
+    """``user_logged_out``: the sockets that session opened close (a table socket kept
+    playing moves and receiving the seat's hand after its player had signed out)."""
+    key = getattr(getattr(request, "session", None), "session_key", None)
+    if key:
+        _send([(session_group_name(key), {"type": "session.ended"})])
 
 
 def notify_users_changed(user_ids: Iterable[int]) -> None:

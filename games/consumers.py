@@ -45,6 +45,7 @@ MAX_FRAME_DEPTH = 8
 REJOIN_SECONDS = 3600
 # The embedded default's in-memory layer: how often a socket re-reads its revision.
 POLL_SECONDS = 3.0
+SIGNED_OUT = 4401  # the close code when the session that opened the socket signed out
 
 
 def _standing(user: Any) -> Any:
@@ -196,6 +197,21 @@ class Consumer(AsyncJsonWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def _join_session(self) -> None:
+        """Into the group of the browser session that opened this socket: it closes when that
+        session signs out (``broadcast.session_ended``)."""
+        key = getattr(self.scope.get("session"), "session_key", None)
+        self.session_group = broadcast.session_group_name(key) if key else None
+        if self.session_group:
+            await self.channel_layer.group_add(self.session_group, self.channel_name)
+
+    async def _leave_session(self) -> None:
+        if getattr(self, "session_group", None):
+            await self.channel_layer.group_discard(self.session_group, self.channel_name)
+
+    async def session_ended(self, message: dict[str, Any]) -> None:
+        await self.close(code=SIGNED_OUT)
+
     async def send_json(self, content: Any, close: bool = False) -> None:
         try:
             await super().send_json(content, close)
@@ -234,6 +250,7 @@ class GameConsumer(Consumer):
         shared_games.watch(self.game_id)
         self.watching = True
         self.seat = payload["seat"]
+        await self._join_session()
         await self.accept()
         await self._send_state(payload)
         await database_sync_to_async(mark_present)(self.game_id, self.user.pk)
@@ -265,6 +282,7 @@ class GameConsumer(Consumer):
             if shared_games.idle():
                 await live_read.reader.close()
         await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self._leave_session()
 
     async def _fresh_state(self, revision: int, version: int) -> None:
         game = await shared_games.get(self.game_id, revision, version)
@@ -402,6 +420,7 @@ class UserConsumer(Consumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await self.close(code=4403)
             return
+        await self._join_session()
         await self.accept()
         await self._send_stamp(stamp, always=True)
         if _polls(self.channel_layer):
@@ -412,6 +431,7 @@ class UserConsumer(Consumer):
             self.poller.cancel()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
+        await self._leave_session()
 
     async def _send_stamp(self, stamp: str | None, always: bool = False) -> None:
         if stamp is None:

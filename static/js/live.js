@@ -33,7 +33,7 @@
     socket.onclose = function (event) {
       clearInterval(beat);
       socket = null;
-      if (event.code === 4403) return;
+      if (event.code === 4403 || event.code === 4401) return; // refused, or signed out
       setTimeout(connect, delay + Math.random() * delay / 2);
       delay = Math.min(delay * 2, 30000);
     };

@@ -304,7 +304,7 @@
     socket.onclose = function (event) {
       clearInterval(beat);
       socket = null;
-      if (event.code === 4404) return;
+      if (event.code === 4404 || event.code === 4401) return; // gone, or signed out
       retry = setTimeout(connect, delay + Math.random() * delay / 2);
       delay = Math.min(delay * 2, 30000);
     };

@@ -10,6 +10,8 @@ from unittest import mock
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.conf import settings
 from django.db import connection
 from django.test import Client
 
@@ -186,6 +188,51 @@ def test_a_socket_kept_open_through_leave_and_join_follows_its_new_seat(trio):
 
         assert await frames(page, 1.5) == []  # carol's secret answer: nothing for bob
         await page.disconnect()
+        await sync_to_async(_close_this_threads_connection)()
+
+    asyncio.run(scenario())
+
+
+def test_signing_out_closes_the_sockets_that_session_opened(started):
+    """A table socket opened before its player signed out kept playing moves and receiving
+    the seat's hand (robustness review, 2026-12-01). Signing out closes the session's table
+    and lists sockets (4401); another session of the same player keeps its own."""
+    from config.asgi import application
+
+    game = started("cockroach-poker-royal")
+    alice = seat_users(game)[0]
+    leaving, staying = Client(), Client()
+    leaving.force_login(alice)
+    staying.force_login(alice)
+
+    def socket(client: Client, path: str) -> WebsocketCommunicator:
+        key = client.cookies[settings.SESSION_COOKIE_NAME].value
+        return WebsocketCommunicator(
+            application,
+            path,
+            headers=[
+                (b"cookie", f"{settings.SESSION_COOKIE_NAME}={key}".encode()),
+                (b"origin", b"http://localhost"),
+                (b"host", b"localhost"),
+            ],
+        )
+
+    async def scenario():
+        table, lists = socket(leaving, f"/ws/games/{game.pk}/"), socket(leaving, "/ws/me/")
+        other = socket(staying, f"/ws/games/{game.pk}/")
+        for communicator in (table, lists, other):
+            assert (await communicator.connect(timeout=5))[0]
+            await communicator.receive_json_from(timeout=5)
+        answer = await sync_to_async(leaving.post)("/accounts/logout/")
+        assert answer.status_code == 302
+        for communicator in (table, lists):
+            closed = await communicator.receive_output(timeout=5)
+            assert closed == {"type": "websocket.close", "code": 4401}, closed
+        assert await other.receive_nothing(timeout=1)
+        await other.send_json_to({"type": "heartbeat"})
+        assert (await other.receive_json_from(timeout=5))["type"] == "heartbeat"
+        for communicator in (table, lists, other):
+            await communicator.disconnect()
         await sync_to_async(_close_this_threads_connection)()
 
     asyncio.run(scenario())
