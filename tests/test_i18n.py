@@ -357,3 +357,26 @@ def test_how_long_ago_is_said_in_each_languages_own_grammar(make_user, lang, sai
     assert said in notices
     assert said.rstrip("<") in friends
     assert "atrás" not in notices + friends and "zpět" not in notices
+
+
+@pytest.mark.django_db
+def test_a_label_in_french_takes_a_narrow_space_before_its_colon(make_user):
+    """ "Tranche annoncée: 7–8": every other French string spaces its colon (U+202F)."""
+    users = [make_user(name) for name in ("ana", "ben", "cy")]
+    for i, a in enumerate(users):
+        for b in users[i + 1 :]:
+            friendship_create(a, b)
+    game = services.game_create(users[0], engine="imperador", seats=3, invite=["ben", "cy"])
+    for user in users[1:]:
+        services.game_join(user, game.pk)
+    game = services.game_start(users[0], game.pk)
+    game.refresh_from_db()
+    emperor = game.state["emperor"]
+    engine = registry.get("imperador")
+    announce = engine.legal_actions(game.state, emperor)[0]
+    services.act(users[emperor], game.pk, game.version_for(emperor), announce)
+    client = Client()
+    client.force_login(users[0])
+    html = _speaking(client, "fr").get(reverse("games:table", args=[game.pk])).content.decode()
+    assert "Tranche annoncée\u202f:" in html
+    assert "Tranche annoncée:" not in html

@@ -36,6 +36,11 @@ def comma() -> str:
     return pgettext("list separator", ", ")
 
 
+def colon() -> str:
+    """After a label: ":" in most languages, a narrow no-break space and ":" in French."""
+    return pgettext("label separator", ":")
+
+
 def join(items: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     if not items:

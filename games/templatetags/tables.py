@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import history
 from games.catalog import registry
-from games.catalog.base import GENERIC_BOARD, comma
+from games.catalog.base import GENERIC_BOARD, colon, comma
 from games.catalog.pictures import picture_path
 
 register = template.Library()
@@ -75,6 +75,12 @@ def seat_name(seat: Any, players: Sequence[str]) -> str:
     if isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < len(players or []):
         return str(players[seat])
     return str(_("someone"))
+
+
+@register.simple_tag
+def label_colon() -> str:
+    """After a label written in a template ("Seen by: …"): the language's own colon."""
+    return colon()
 
 
 @register.simple_tag
