@@ -61,6 +61,8 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Pings and push tasks of a change wait until its answer is sent (config/after_response.py).
     "config.after_response.AfterResponseMiddleware",
+    # The API's own error shape for what ninja and the URL resolver answer in plain text/HTML.
+    "config.api_errors.ApiErrorShapeMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before the session is read: bad text (400) and floods (429) cost no database connection.
     "config.guard.RequestGuardMiddleware",

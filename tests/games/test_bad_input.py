@@ -84,3 +84,18 @@ def test_an_idempotency_key_is_never_cut_and_never_makes_another_move(started):
     game.refresh_from_db()
     assert game.version == played
     assert Event.objects.filter(game=game, key="k1").count() == 1
+
+
+def test_the_api_answers_a_wrong_method_and_an_unknown_path_in_its_own_error_shape(alice):
+    api = _api(alice)
+    for method in ("put", "delete", "patch"):
+        answer = getattr(api, method)("/api/games/1")
+        assert answer.status_code == 405, method
+        assert answer.json()["code"] == "method_not_allowed"
+        assert "GET" in answer["Allow"]
+    answer = api.get("/api/games/1/actions")
+    assert answer.status_code == 405 and answer.json()["code"] == "method_not_allowed"
+    answer = api.get("/api/no-such-thing")
+    assert answer.status_code == 404 and answer.json()["code"] == "not_found"
+    # the site's pages keep their own 404 page
+    assert "text/html" in Client().get("/no-such-page/")["Content-Type"]
