@@ -81,6 +81,9 @@ def _act(
             raise NotAllowed(_("Your seat was handed to the bot."))
         if check_deadline and game.deadline_at is not None and game.deadline_at <= change.now:
             raise _WaitExpired
+        if not isinstance(action, dict) or not isinstance(action.get("type"), str):
+            # judged before the version: a forged frame is malformed, never "too late"
+            raise IllegalMove(_("A move must be an object with a 'type'."), "malformed")
         if isinstance(expected_version, bool) or not isinstance(expected_version, int):
             raise IllegalMove(
                 _("The move must say which version of the game it was made on."), "malformed"

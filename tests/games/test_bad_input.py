@@ -99,3 +99,18 @@ def test_the_api_answers_a_wrong_method_and_an_unknown_path_in_its_own_error_sha
     assert answer.status_code == 404 and answer.json()["code"] == "not_found"
     # the site's pages keep their own 404 page
     assert "text/html" in Client().get("/no-such-page/")["Content-Type"]
+
+
+def test_a_move_without_a_type_is_malformed_never_too_late(started):
+    """A frame with no action at a stale version was answered "Too late: the moment
+    passed", which it never was."""
+    game = started("cockroach-poker-royal")
+    seat = registry.get(game.engine).waiting_for(game.state).seats[0]
+    api = _api(seat_users(game)[seat])
+    version = game.version
+    for action in ({}, {"type": 3}, {"card": 1}):
+        body = {"version": game.version_for(seat) - 1, "action": action}
+        answer = api.post(f"/api/games/{game.pk}/actions", body, content_type="application/json")
+        assert answer.status_code == 400 and answer.json()["code"] == "malformed", action
+    game.refresh_from_db()
+    assert game.version == version
