@@ -23,7 +23,7 @@ from config.guard import SaidNotFound
 from games import pending, presenters, replays, selectors, services
 from games.catalog import registry as catalog
 from games.engines import registry
-from games.errors import GameError, StaleVersion
+from games.errors import GameError, NotActive, NotAllowed, StaleVersion
 from games.forms import NewGameForm
 from games.models import Game, PaceSwitch
 from games.services import chat, notify, pace, vacation
@@ -378,6 +378,13 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
     except ValueError:
         version = None  # a broken or forged form, not a page the game moved on from
     try:
+        # who and when first: a watcher's or a finished table's form said "the game moved on"
+        if seat is None:
+            raise NotAllowed(_("You are not playing at this table."))
+        if game.status == Game.Status.FINISHED:
+            raise NotActive(_("This game is over."))
+        if game.status != Game.Status.ACTIVE:
+            raise NotActive(_("This game is not in play."))
         if version is None or (action is None and version == game.version_for(seat)):
             raise GameError(_("That move is not possible now."), "not_legal")
         if action is None:

@@ -8,10 +8,10 @@ import asyncio
 import pytest
 from django.test import Client
 
-from accounts.services import api_token_create
+from accounts.services import api_token_create, friendship_create
 from games.engines import registry
 from games.models import Event, Game
-from tests.games.helpers import connect, seat_users
+from tests.games.helpers import connect, play_to_the_end, seat_users
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -114,3 +114,23 @@ def test_a_move_without_a_type_is_malformed_never_too_late(started):
         assert answer.status_code == 400 and answer.json()["code"] == "malformed", action
     game.refresh_from_db()
     assert game.version == version
+
+
+def test_a_move_form_from_a_watcher_or_a_finished_table_says_why_it_was_refused(started, make_user):
+    """A watcher's forged move form said "the game moved on" or "not possible now"; a stale
+    form on a finished table said "the game moved on"."""
+    game = started("cockroach-poker-royal")
+    dave = make_user("dave")
+    friendship_create(dave, seat_users(game)[0])
+    watcher = Client()
+    watcher.force_login(dave)
+    form = {"version": str(game.version_for(None)), "type": "draw"}
+    answer = watcher.post(f"/games/{game.pk}/act/", form, follow=True)
+    assert [str(m) for m in answer.context["messages"]] == ["You are not playing at this table."]
+
+    play_to_the_end(game)
+    game.refresh_from_db()
+    player = Client()
+    player.force_login(seat_users(game)[0])
+    answer = player.post(f"/games/{game.pk}/act/", {"version": "1", "type": "offer"}, follow=True)
+    assert [str(m) for m in answer.context["messages"]] == ["This game is over."]
