@@ -39,6 +39,15 @@ def has_bidi_controls(text: str) -> bool:
     return any(ch in BIDI_CONTROLS for ch in text)
 
 
+def echo(text: str, limit: int = 40) -> str:
+    """What a message may repeat of someone's input: no control or direction characters (a
+    reversed name turned the rest of the sentence around), at most ``limit`` characters."""
+    kept = "".join(
+        ch for ch in text if ch not in BIDI_CONTROLS and unicodedata.category(ch) != "Cc"
+    )
+    return kept if len(kept) <= limit else kept[: limit - 1] + "…"
+
+
 def check_text(text: str) -> None:
     if has_control_characters(text):
         raise BadInput("control_characters", "Text may not contain control characters.")

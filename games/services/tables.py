@@ -12,6 +12,7 @@ from django.utils.translation import ngettext
 
 from accounts.models import User
 from accounts.selectors import are_friends, has_blocked
+from config.inputs import echo
 from games import broadcast, selectors
 from games.catalog.base import comma
 from games.catalog.registry import title as game_title
@@ -63,7 +64,8 @@ def _invite(
         invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
         if invitee is None or invitee.pk == creator.pk:
             raise GameError(
-                _("%(name)s is not a player you can invite.") % {"name": username}, "bad_invitee"
+                _("%(name)s is not a player you can invite.") % {"name": echo(username)},
+                "bad_invitee",
             )
         if invitee.pk in seated:
             raise GameError(

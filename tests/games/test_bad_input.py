@@ -9,7 +9,9 @@ import pytest
 from django.test import Client
 
 from accounts.services import api_token_create, friendship_create
+from games import services
 from games.engines import registry
+from games.errors import GameError
 from games.models import Event, Game
 from tests.games.helpers import connect, play_to_the_end, seat_users
 
@@ -134,3 +136,12 @@ def test_a_move_form_from_a_watcher_or_a_finished_table_says_why_it_was_refused(
     player.force_login(seat_users(game)[0])
     answer = player.post(f"/games/{game.pk}/act/", {"version": "1", "type": "offer"}, follow=True)
     assert [str(m) for m in answer.context["messages"]] == ["This game is over."]
+
+
+def test_an_invitation_refused_repeats_the_name_without_its_direction_characters(alice):
+    """'bob\\u202e' came back whole, turning the rest of the message around; 5,000 characters
+    came back in full."""
+    for name, said in (("bob\u202e", "bob"), ("x" * 5000, "x" * 39 + "…")):
+        with pytest.raises(GameError) as refused:
+            services.game_create(alice, engine="imperador", seats=3, invite=[name])
+        assert refused.value.message == f"{said} is not a player you can invite."
