@@ -1,21 +1,17 @@
 """Every answer of the JSON API has the API's error shape, ``{"error", "code"}``.
 
 ninja answers a method that no operation of a path takes with Django's plain-text "Method not
-allowed", and a path under /api/ that matches nothing falls to the site's HTML 404 page: a
-client reading ``code`` found neither. Answers the API made itself are JSON already and pass.
+allowed": a client reading ``code`` found none. (A path under /api/ that matches nothing gets
+the shape from ``guard.page_not_found``.) Answers the API made itself are JSON and pass.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
 
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse
 
-API_PREFIX = "/api/"
-SHAPES = {
-    404: ("not_found", "Not found."),
-    405: ("method_not_allowed", "This method is not allowed here."),
-}
+from config.guard import error_response, is_api
 
 
 class ApiErrorShapeMiddleware:
@@ -24,15 +20,15 @@ class ApiErrorShapeMiddleware:
 
     def __call__(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
-        shape = SHAPES.get(response.status_code)
         if (
-            shape is None
-            or not request.path.startswith(API_PREFIX)
+            response.status_code != 405
+            or not is_api(request)
             or response.get("Content-Type", "").startswith("application/json")
         ):
             return response
-        code, message = shape
-        answer = JsonResponse({"error": message, "code": code}, status=response.status_code)
-        if response.has_header("Allow"):
-            answer["Allow"] = response["Allow"]
-        return answer
+        shaped = error_response(
+            request, 405, "method_not_allowed", "This method is not allowed here."
+        )
+        response.content = shaped.content
+        response["Content-Type"] = shaped["Content-Type"]  # the other headers (Allow) stay
+        return response

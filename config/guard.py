@@ -317,6 +317,6 @@ class SaidNotFound(Http404):
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """handler404: the generic page, with the reader's own message when there is one."""
     if is_api(request):
-        return defaults.page_not_found(request, exception)
+        return error_response(request, 404, "not_found", "Not found.")
     said = str(exception.args[0]) if isinstance(exception, SaidNotFound) and exception.args else ""
     return render(request, "404.html", {"said": said}, status=404)

@@ -246,11 +246,15 @@ class GameChange:
             self.apply(seat, self.engine.bot_action(self.state, seat, rng), Event.Reason.BOT)
             budget[0] -= 1
 
+    def spend_bot_moment(self) -> None:
+        """The game's moment is used up by this change: the next one is drawn afresh."""
+        self._moment_taken = True
+
     def take_bot_moment(self, rng: random.Random) -> bool:
         """The bots' moment (games/services/bot_time.py), a change of its own: one bot, drawn
         at random among those with something to do, answers the window it owes or makes an
         aside; then the bots settle what that leaves them owing. False: none had anything."""
-        self._moment_taken = True
+        self.spend_bot_moment()
         if self.state is None or self.over() or self.waiting is None:
             return False
         owing = set(self.waiting.seats) if self.waiting.kind == "window" else set()

@@ -114,15 +114,6 @@ def _act(
     return ActResult(game, seats=change.seats)
 
 
-def _recorded_action(game: Game, user: Any, key: str) -> Any:
-    """The move this key made (read only on a replay: the move path itself reads nothing)."""
-    return (
-        Event.objects.filter(game=game, actor=user, key=key)
-        .values_list("action", flat=True)
-        .first()
-    )
-
-
 def _as_stored(action: Any) -> Any:
     """The action as the log would hold it (JSON: a tuple comes back a list)."""
     try:
@@ -176,7 +167,9 @@ def apply_bot_moment(
         deadline = change.game.deadline_at
         if deadline is not None and deadline <= change.now:
             # late (the worker was busy or down): no bot answers a window after it closed;
-            # the deadline comes first, as it would have at its time
+            # the deadline comes first, as it would have at its time. The moment is spent: the
+            # wait that follows draws its own (kept, it held the game with no task to take it)
+            change.spend_bot_moment()
             _time_out(change)
             return True
         return change.take_bot_moment(bot_time.new_rng())

@@ -91,38 +91,42 @@ def test_the_api_never_shows_a_window_open_past_its_deadline(started, monkeypatc
 
 def test_a_bots_moment_taken_after_the_deadline_closes_the_window(alice, monkeypatch):
     """The bots' moment of a window, its task late: the window is closed at the deadline
-    (the bots that still owe answer in the timeout's change), and the person's answer that
-    follows is too late."""
+    (the bots that still owe answer in the timeout's change), the moment is spent, and the
+    person's answer to that window that follows is not taken."""
     clock = Clock(monkeypatch)
-    for _table in range(20):  # until a bot is emperor: then she is asked with the other bot
-        game = services.game_start(
-            alice,
-            services.game_create(
-                alice,
-                engine="imperador",
-                seats=3,
-                bots=2,
-                pace="custom",
-                move_seconds=60,
-                window_seconds=5,
-            ).pk,
-        )
-        game.refresh_from_db()
-        if game.state["phase"] == "hands":
-            break
-    else:
-        raise AssertionError("no table where a bot announced first")
+    lobby = services.game_create(
+        alice,
+        engine="imperador",
+        seats=3,
+        bots=2,
+        pace="custom",
+        move_seconds=60,
+        window_seconds=5,
+        options={"first_seat": 1},  # a bot is the first emperor: she is asked at once
+    )
+    game = services.game_start(alice, lobby.pk)
+    game.refresh_from_db()
+    assert game.state["phase"] == "hands"
     seat = game.seats.get(user=alice).index
     assert seat in ENGINE.waiting_for(game.state).seats and game.bots_at is not None
     version, wait = game.version_for(seat), game.wait_seq
     clock.past(max(game.deadline_at, game.bots_at))
 
-    assert services.apply_bot_moment(game.pk, at=game.bots_at)
+    spent = game.bots_at
+    assert services.apply_bot_moment(game.pk, at=spent)
 
     game.refresh_from_db()
     assert game.wait_seq > wait  # that window is over (a bot emperor may open the next one)
     kinds = [e["kind"] for row in game.events.order_by("seq") for e in row.events]
     assert "hands_window_timed_out" in kinds
-    with pytest.raises(StaleVersion):  # too late for that window, whatever is open now
+    # the moment is spent: the next wait has a moment of its own, still to come (the spent one
+    # held the game with no task to take it)
+    assert game.bots_at is None or game.bots_at > clock.now
+    assert not services.apply_bot_moment(game.pk, at=spent)
+    # her answer to the closed window: not taken; "too late" if no window asks her now, else
+    # "the game moved on" (the answer is one to the new window, made on an old page)
+    asked_now = seat in ENGINE.waiting_for(game.state).seats
+    with pytest.raises(StaleVersion) as refused:
         services.act(alice, game.pk, version, {"type": "hand", "choice": "down"})
+    assert type(refused.value) is (StaleVersion if asked_now else TooLate)
     assert not Event.objects.filter(game=game, actor=alice).exists()

@@ -127,6 +127,7 @@ def _answers_against_bots(player: Any, page: Any, base: str) -> int:
                     pace="custom",
                     move_seconds=120,
                     window_seconds=5,
+                    options={"first_seat": 1},  # a bot announces first: she is asked at once
                 ).pk,
             ).pk
         )
