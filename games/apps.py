@@ -7,12 +7,13 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
-        from django.contrib.auth.signals import user_logged_out
+        from django.contrib.auth.signals import user_logged_in, user_logged_out
 
         from accounts.notifications import register_wait_check, register_wait_deadline
-        from games.broadcast import session_ended
+        from games.broadcast import session_ended, session_started
         from games.selectors import wait_deadline, wait_is_current
 
+        user_logged_in.connect(session_started, dispatch_uid="fibbers-sockets-logged-in")
         user_logged_out.connect(session_ended, dispatch_uid="fibbers-sockets-logged-out")
 
         register_wait_check(wait_is_current)

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import hashlib
 import logging
+import secrets
 import time
 from collections.abc import Iterable
 from typing import Any
@@ -54,17 +55,36 @@ def notify_game_changed(
     )
 
 
-def session_group_name(session_key: str) -> str:
-    """The sockets opened by one browser session (a hash: the key itself signs in)."""
-    return "session-" + hashlib.sha256(session_key.encode()).hexdigest()[:40]
+SOCKETS_ID = "fibbers_sockets"  # in the session: its sockets' group (not its key, which changes)
+
+
+def sockets_id(session: Any) -> tuple[str, bool]:
+    """The id of a session's sockets' group, made on first use; (id, made now)."""
+    found = session.get(SOCKETS_ID)
+    if isinstance(found, str) and found:
+        return found, False
+    session[SOCKETS_ID] = secrets.token_hex(16)
+    return session[SOCKETS_ID], True
+
+
+def session_group_name(sockets_id: str) -> str:
+    """The sockets opened by one browser session."""
+    return "session-" + hashlib.sha256(sockets_id.encode()).hexdigest()[:40]
+
+
+def session_started(sender: Any, request: Any = None, **kwargs: Any) -> None:
+    """``user_logged_in``: the session gets its sockets' id with the sign-in's own save (a
+    socket that had to make it would save the session beside the pages' requests)."""
+    if request is not None and hasattr(request, "session"):
+        sockets_id(request.session)
 
 
 def session_ended(sender: Any, request: Any = None, **kwargs: Any) -> None:
     """``user_logged_out``: the sockets that session opened close (a table socket kept
     playing moves and receiving the seat's hand after its player had signed out)."""
-    key = getattr(getattr(request, "session", None), "session_key", None)
-    if key:
-        _send([(session_group_name(key), {"type": "session.ended"})])
+    found = getattr(request, "session", {}).get(SOCKETS_ID)
+    if isinstance(found, str) and found:
+        _send([(session_group_name(found), {"type": "session.ended"})])
 
 
 def notify_users_changed(user_ids: Iterable[int]) -> None:

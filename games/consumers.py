@@ -197,11 +197,27 @@ class Consumer(AsyncJsonWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
+    async def _rejoin_if_due(self) -> None:
+        """channels-redis forgets group members after 24 h (group_expiry): a socket open for
+        days re-joins its groups every REJOIN_SECONDS, on its page's beat."""
+        if time.monotonic() - self.joined > REJOIN_SECONDS:
+            await self.channel_layer.group_add(self.group, self.channel_name)
+            if getattr(self, "session_group", None):
+                await self.channel_layer.group_add(self.session_group, self.channel_name)
+            self.joined = time.monotonic()
+
     async def _join_session(self) -> None:
         """Into the group of the browser session that opened this socket: it closes when that
-        session signs out (``broadcast.session_ended``)."""
-        key = getattr(self.scope.get("session"), "session_key", None)
-        self.session_group = broadcast.session_group_name(key) if key else None
+        session signs out (``broadcast.session_ended``). The group is named by an id kept in
+        the session (``broadcast.sockets_id``), which outlives the key's change at a password
+        change."""
+        session = self.scope.get("session")
+        sockets_id = None
+        if session is not None and getattr(session, "session_key", None):
+            sockets_id, created = broadcast.sockets_id(session)
+            if created:
+                await database_sync_to_async(session.save)()
+        self.session_group = broadcast.session_group_name(sockets_id) if sockets_id else None
         if self.session_group:
             await self.channel_layer.group_add(self.session_group, self.channel_name)
 
@@ -211,6 +227,12 @@ class Consumer(AsyncJsonWebsocketConsumer):
 
     async def session_ended(self, message: dict[str, Any]) -> None:
         await self.close(code=SIGNED_OUT)
+
+    async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
+        try:
+            await super().close(code=code, reason=reason)
+        except RuntimeError:  # closed already (see send_json)
+            log.debug("a close for a closed socket was dropped", exc_info=True)
 
     async def send_json(self, content: Any, close: bool = False) -> None:
         try:
@@ -312,11 +334,6 @@ class GameConsumer(Consumer):
                         await self.close(code=4404)
                         return
                     await self._send_state(payload)
-
-    async def _rejoin_if_due(self) -> None:
-        if time.monotonic() - self.joined > REJOIN_SECONDS:
-            await self.channel_layer.group_add(self.group, self.channel_name)
-            self.joined = time.monotonic()
 
     async def chat_posted(self, message: dict[str, Any]) -> None:
         # No text travels here: the page fetches the talk its reader may see over HTTP.
@@ -456,7 +473,5 @@ class UserConsumer(Consumer):
         content = await _parse_frame(self, text_data)
         if not isinstance(content, dict) or content.get("type") != "heartbeat":
             return
-        if time.monotonic() - self.joined > REJOIN_SECONDS:
-            await self.channel_layer.group_add(self.group, self.channel_name)
-            self.joined = time.monotonic()
+        await self._rejoin_if_due()
         await self._send_stamp(await database_sync_to_async(_stamp)(self.user), always=True)

@@ -23,7 +23,7 @@
   var revision = parseInt(root.dataset.revision, 10);
   var SWAPPED = "swappedAt"; // a property set on nodes swapped in, with the time
   var focusPart = null, pressed = null; // where a posted form was: focus goes back there
-  var moving = null; // the move form whose answer is awaited
+  var moving = null, MOVE_ANSWER_MS = 20000; // the move form whose answer is awaited
   var announced = "";
   var fetching = false, again = false, expiredAsked = false;
   var baseTitle = document.title;
@@ -254,7 +254,11 @@
     focusPart = home ? home.dataset.live : null; // disabling the pressed button drops its focus
     pressed = e.submitter || form.querySelector("button");
     Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = true; });
-    if (isMove) moving = form;
+    if (isMove) {
+      moving = form;
+      // an answer that never comes must not leave every move button dead until a reload
+      setTimeout(function () { if (moving === form) moving = null; }, MOVE_ANSWER_MS);
+    }
     fetch(form.action, { method: "POST", body: data, credentials: "same-origin" })
       .then(function (r) {
         var path = new URL(r.url).pathname;
@@ -279,7 +283,7 @@
         Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = false; });
         apply(html);
       })
-      .catch(function () { moving = null; form.submit(); });
+      .catch(function () { if (isMove) moving = null; form.submit(); });
   });
 
   // --- the socket -------------------------------------------------------------------------

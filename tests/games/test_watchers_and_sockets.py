@@ -10,10 +10,12 @@ from unittest import mock
 
 import pytest
 from asgiref.sync import sync_to_async
+from channels.layers import get_channel_layer
 from channels.testing import WebsocketCommunicator
 from django.conf import settings
 from django.db import connection
 from django.test import Client
+from django.urls import reverse
 
 from accounts.services import friendship_create, user_ban, user_block
 from games import services
@@ -193,33 +195,35 @@ def test_a_socket_kept_open_through_leave_and_join_follows_its_new_seat(trio):
     asyncio.run(scenario())
 
 
+def _socket(client: Client, path: str) -> WebsocketCommunicator:
+    """A socket through the site's whole ASGI stack, signed in by ``client``'s session."""
+    from config.asgi import application
+
+    key = client.cookies[settings.SESSION_COOKIE_NAME].value
+    return WebsocketCommunicator(
+        application,
+        path,
+        headers=[
+            (b"cookie", f"{settings.SESSION_COOKIE_NAME}={key}".encode()),
+            (b"origin", b"http://localhost"),
+            (b"host", b"localhost"),
+        ],
+    )
+
+
 def test_signing_out_closes_the_sockets_that_session_opened(started):
     """A table socket opened before its player signed out kept playing moves and receiving
     the seat's hand (robustness review, 2026-12-01). Signing out closes the session's table
     and lists sockets (4401); another session of the same player keeps its own."""
-    from config.asgi import application
-
     game = started("cockroach-poker-royal")
     alice = seat_users(game)[0]
     leaving, staying = Client(), Client()
     leaving.force_login(alice)
     staying.force_login(alice)
 
-    def socket(client: Client, path: str) -> WebsocketCommunicator:
-        key = client.cookies[settings.SESSION_COOKIE_NAME].value
-        return WebsocketCommunicator(
-            application,
-            path,
-            headers=[
-                (b"cookie", f"{settings.SESSION_COOKIE_NAME}={key}".encode()),
-                (b"origin", b"http://localhost"),
-                (b"host", b"localhost"),
-            ],
-        )
-
     async def scenario():
-        table, lists = socket(leaving, f"/ws/games/{game.pk}/"), socket(leaving, "/ws/me/")
-        other = socket(staying, f"/ws/games/{game.pk}/")
+        table, lists = _socket(leaving, f"/ws/games/{game.pk}/"), _socket(leaving, "/ws/me/")
+        other = _socket(staying, f"/ws/games/{game.pk}/")
         for communicator in (table, lists, other):
             assert (await communicator.connect(timeout=5))[0]
             await communicator.receive_json_from(timeout=5)
@@ -233,6 +237,54 @@ def test_signing_out_closes_the_sockets_that_session_opened(started):
         assert (await other.receive_json_from(timeout=5))["type"] == "heartbeat"
         for communicator in (table, lists, other):
             await communicator.disconnect()
+        await sync_to_async(_close_this_threads_connection)()
+
+    asyncio.run(scenario())
+
+
+def test_a_password_change_or_a_day_open_does_not_keep_a_socket_from_closing_at_sign_out(
+    started, monkeypatch
+):
+    """The session's key changes with a password change, and channels-redis forgets group
+    members after a day: the socket's session group is named by an id kept in the session,
+    and re-joined with the socket's other groups (diff review, 2026-12-01)."""
+    from games import consumers
+
+    monkeypatch.setattr(consumers, "REJOIN_SECONDS", 0)  # every beat re-joins
+    game = started("cockroach-poker-royal")
+    alice = seat_users(game)[0]
+    browser = Client()
+    browser.force_login(alice)
+    key = browser.cookies[settings.SESSION_COOKIE_NAME].value
+
+    async def scenario():
+        table = _socket(browser, f"/ws/games/{game.pk}/")
+        assert (await table.connect(timeout=5))[0]
+        await table.receive_json_from(timeout=5)
+        changed = await sync_to_async(browser.post)(
+            reverse("account_change_password"),
+            {
+                "oldpassword": "a-long-test-password",
+                "password1": "another-long-password-1",
+                "password2": "another-long-password-1",
+            },
+        )
+        assert changed.status_code == 302
+        assert browser.cookies[settings.SESSION_COOKIE_NAME].value != key  # a new key
+        # a day on: the layer forgot the socket's membership; its next beat re-joins
+        layer = get_channel_layer()
+        forgotten = await layer.connection(0).keys("*session-*")
+        assert forgotten  # the session's group, as the layer keeps it
+        for group in forgotten:
+            await layer.connection(0).delete(group)
+        await table.send_json_to({"type": "heartbeat"})
+        assert (await table.receive_json_from(timeout=5))["type"] == "heartbeat"
+
+        assert (await sync_to_async(browser.post)("/accounts/logout/")).status_code == 302
+
+        closed = await table.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": 4401}, closed
+        await table.disconnect()
         await sync_to_async(_close_this_threads_connection)()
 
     asyncio.run(scenario())
