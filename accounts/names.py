@@ -17,21 +17,10 @@ from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
 from accounts.selectors import display_name_taken
-from config.inputs import has_bidi_controls, has_control_characters
+from config.inputs import BLANK, has_bidi_controls, has_control_characters
 
 ZWNJ = "\u200c"
 LOOKALIKE_SCRIPTS = frozenset({"LATIN", "GREEK", "CYRILLIC", "ARMENIAN"})
-# Shown as nothing, yet not format characters (Cf): the default-ignorable code points of
-# other categories (a grapheme joiner, variation selectors, the Hangul fillers) and the
-# blank braille pattern.
-BLANK = frozenset(
-    [
-        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0),
-        *range(0x180B, 0x1810),
-        *range(0xFE00, 0xFE10),
-        *range(0xE0100, 0xE01F0),
-    ]
-)
 
 
 def _script(ch: str) -> str:

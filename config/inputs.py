@@ -39,6 +39,28 @@ def has_bidi_controls(text: str) -> bool:
     return any(ch in BIDI_CONTROLS for ch in text)
 
 
+# Shown as nothing, yet not format characters (Cf): the default-ignorable code points of
+# other categories (a grapheme joiner, variation selectors, the Hangul fillers) and the
+# blank braille pattern.
+BLANK = frozenset(
+    [
+        *(0x034F, 0x115F, 0x1160, 0x17B4, 0x17B5, 0x2800, 0x3164, 0xFFA0),
+        *range(0x180B, 0x1810),
+        *range(0xFE00, 0xFE10),
+        *range(0xE0100, 0xE01F0),
+    ]
+)
+# format characters, marks on nothing, spaces and separators, controls: none shows by itself
+UNSEEN_CATEGORIES = frozenset({"Cf", "Mn", "Me", "Zs", "Zl", "Zp", "Cc"})
+
+
+def shows_something(text: str) -> bool:
+    """Whether ``text`` has a character a reader sees (fifty zero-width joiners have none)."""
+    return any(
+        ord(ch) not in BLANK and unicodedata.category(ch) not in UNSEEN_CATEGORIES for ch in text
+    )
+
+
 def echo(text: str, limit: int = 40) -> str:
     """What a message may repeat of someone's input: no control or direction characters (a
     reversed name turned the rest of the sentence around), at most ``limit`` characters."""

@@ -15,6 +15,7 @@ from django.utils import timezone
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 from accounts import notifications
 from accounts.models import User
@@ -209,6 +210,7 @@ def _lobby_context(request: HttpRequest, game: Game) -> dict[str, Any]:
     return {"invitable": invitable}
 
 
+@require_safe  # reading the table marks its notices and talk read: never on PUT or DELETE
 @never_cache  # the page is one seat's view: no-store, so no cache keeps anyone's cards
 @login_required
 def table(request: HttpRequest, game_id: int) -> HttpResponse:
@@ -226,6 +228,7 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
     return render(request, "games/table.html", context)
 
 
+@require_safe
 @never_cache
 @login_required
 def table_live(request: HttpRequest, game_id: int) -> HttpResponse:

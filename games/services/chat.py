@@ -19,7 +19,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import ModerationLog, User
-from config.inputs import has_bidi_controls, has_control_characters
+from config.inputs import has_bidi_controls, has_control_characters, shows_something
 from games import broadcast, selectors
 from games.errors import GameError, GameNotFound, NotAllowed
 from games.models import ChatMessage, ChatMute, ChatRead, Game, Report
@@ -63,7 +63,7 @@ def post(user: User, game_id: int, text: Any) -> ChatMessage:
     if channel is None:
         raise NotAllowed(_("Spectators read the players' talk at this table; they do not write."))
     text = str(text or "").strip()
-    if not text:
+    if not shows_something(text):  # empty, or only invisible characters
         raise GameError(_("Write something first."), "chat_empty")
     if len(text) > MAX_CHARS:
         raise GameError(

@@ -145,3 +145,15 @@ def test_an_invitation_refused_repeats_the_name_without_its_direction_characters
         with pytest.raises(GameError) as refused:
             services.game_create(alice, engine="imperador", seats=3, invite=[name])
         assert refused.value.message == f"{said} is not a player you can invite."
+
+
+def test_the_table_is_read_by_get_only(started):
+    """PUT and DELETE rendered the table, with a read's side effects (notices marked read)."""
+    game = started("cockroach-poker-royal")
+    client = Client()
+    client.force_login(seat_users(game)[0])
+    for path in (f"/games/{game.pk}/", f"/games/{game.pk}/live/"):
+        assert client.get(path).status_code == 200
+        assert client.head(path).status_code == 200
+        for method in ("put", "delete", "patch"):
+            assert getattr(client, method)(path).status_code == 405, (method, path)

@@ -99,7 +99,12 @@ def test_rate_length_and_character_rules(started):
     bob = client_for(game.seats.get(index=1).user)
     assert "under 500 characters" in say(bob, game, "x" * 501).content.decode()
     assert "control or direction" in say(bob, game, "abc\u202edef").content.decode()
-    assert ChatMessage.objects.count() == 5
+    # nothing a reader would see: fifty zero-width joiners, marks on nothing, a blank pattern
+    for unseen in ("\u200d" * 50, "\u0301" * 400, "\u2800\u3164", "\u00a0\u2003"):
+        assert "Write something first." in say(bob, game, unseen).content.decode(), repr(unseen)
+    say(bob, game, "é\u0301 ok")  # a mark on a letter shows: posted
+    assert ChatMessage.objects.count() == 6
+    assert ChatMessage.objects.filter(author=game.seats.get(index=1).user).count() == 1
 
 
 def test_report_and_mute_opened_by_get_change_nothing_and_a_forged_next_stays_on_our_site(
