@@ -54,6 +54,16 @@ class TooLate(StaleVersion):
         self.message = str(_("Too late: the moment passed before your answer arrived."))
 
 
+class AlreadyAnswered(StaleVersion):
+    """A second answer to a window the seat has answered: the first one counts."""
+
+    code = "already_answered"
+
+    def __init__(self, version: int) -> None:
+        super().__init__(version)
+        self.message = str(_("You already answered: your first answer counts."))
+
+
 class KeyReused(GameError):
     """An idempotency key that already made another move: the answer says so, instead of
     the first move's result as if this one had been played."""

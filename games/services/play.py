@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 
 from games.engines.core import TIMEOUT, IllegalAction
 from games.errors import (
+    AlreadyAnswered,
     GameError,
     IllegalMove,
     KeyReused,
@@ -94,6 +95,8 @@ def _act(
             # Races and slaps: the row lock serialises answers in arrival order; one that
             # came after the moment passed is "too late", not a puzzling "stale".
             if not change.engine.is_legal(change.state, seat.index, action):
+                if _answered_this_window(change, seat.index):
+                    raise AlreadyAnswered(exc.version) from None
                 raise TooLate(exc.version) from None
             raise
         before = change.state
@@ -112,6 +115,20 @@ def _act(
             Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
             seat.consecutive_timeouts = 0
     return ActResult(game, seats=change.seats)
+
+
+def _answered_this_window(change: GameChange, seat: int) -> bool:
+    """The seat made a move since the window that is still open opened: a second answer
+    (read only on this refusal's path; it tells the seat of its own answer, nothing else)."""
+    waiting = change.waiting
+    if waiting is None or waiting.kind != "window" or change.game.wait_opened_at is None:
+        return False
+    return Event.objects.filter(
+        game=change.game,
+        seat=seat,
+        reason=Event.Reason.MOVE,
+        created_at__gte=change.game.wait_opened_at,
+    ).exists()
 
 
 def _as_stored(action: Any) -> Any:

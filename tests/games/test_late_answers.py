@@ -16,7 +16,7 @@ from django.utils import timezone
 from accounts.services import api_token_create
 from games import services
 from games.engines import registry
-from games.errors import StaleVersion, TooLate
+from games.errors import AlreadyAnswered, StaleVersion, TooLate
 from games.models import Event, Game
 from tests.games.helpers import seat_users
 
@@ -130,3 +130,24 @@ def test_a_bots_moment_taken_after_the_deadline_closes_the_window(alice, monkeyp
         services.act(alice, game.pk, version, {"type": "hand", "choice": "down"})
     assert type(refused.value) is (StaleVersion if asked_now else TooLate)
     assert not Event.objects.filter(game=game, actor=alice).exists()
+
+
+def test_a_second_answer_to_an_open_window_says_the_first_counts(started):
+    """A second show of hands from the same page was answered "Too late: the moment
+    passed", while the window was still open and her first answer stood."""
+    game = _show_of_hands(started("imperador", pace="custom", move_seconds=60, window_seconds=5))
+    seat = ENGINE.waiting_for(game.state).seats[0]
+    user = seat_users(game)[seat]
+    seen = game.version_for(seat)
+    services.act(user, game.pk, seen, {"type": "hand", "choice": "raise"})
+    game.refresh_from_db()
+    assert game.state["phase"] == "hands"  # the other one has not answered yet
+    version = game.version
+
+    with pytest.raises(AlreadyAnswered):
+        services.act(user, game.pk, seen, {"type": "hand", "choice": "down"})
+
+    game.refresh_from_db()
+    assert game.version == version
+    answers = Event.objects.filter(game=game, actor=user, action__type="hand")
+    assert [e.action["choice"] for e in answers] == ["raise"]
