@@ -19,7 +19,7 @@ from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.renderers import JSONRenderer
 from ninja.responses import NinjaJSONEncoder, Status
 from ninja.security import APIKeyCookie, HttpBearer
-from pydantic import Field
+from pydantic import Field, StrictInt
 
 from games import selectors, services
 from games.errors import GameError, GameNotFound, NotAllowed, StaleVersion
@@ -142,7 +142,7 @@ class CreateIn(Schema):
 
 
 class ActionIn(Schema):
-    version: int
+    version: StrictInt  # false, "0" and 0.0 are no version (the socket refused them already)
     action: dict[str, Any]
     key: str = ""
 

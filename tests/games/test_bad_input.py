@@ -157,3 +157,19 @@ def test_the_table_is_read_by_get_only(started):
         assert client.head(path).status_code == 200
         for method in ("put", "delete", "patch"):
             assert getattr(client, method)(path).status_code == 405, (method, path)
+
+
+def test_an_api_move_needs_a_whole_number_version(started):
+    """``false``, ``"0"`` and ``0.0`` passed for version 0 through the API (lax parsing); the
+    socket and the pages refused them."""
+    game = started("cockroach-poker-royal")
+    seat = registry.get(game.engine).waiting_for(game.state).seats[0]
+    api = _api(seat_users(game)[seat])
+    action = registry.get(game.engine).legal_actions(game.state, seat)[0]
+    before = game.version
+    for version in (False, "0", 0.0, None):
+        body = {"version": version, "action": action}
+        answer = api.post(f"/api/games/{game.pk}/actions", body, content_type="application/json")
+        assert answer.status_code == 422 and answer.json()["code"] == "invalid", version
+    game.refresh_from_db()
+    assert game.version == before
