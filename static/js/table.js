@@ -16,7 +16,9 @@
   var root = document.getElementById("live-root");
   if (!root) return;
   var GUARD_MS = 400;
-  var BEAT_MS = 20000;
+  // While a window is open the page beats faster: a ping lost under socket churn (design.md)
+  // then costs seconds, not a whole beat, in the moments when seconds decide.
+  var BEAT_MS = 20000, WINDOW_BEAT_MS = 5000, lastBeat = 0;
   var LONG_SLEEP_MS = 30000;
   var L = { yourTurn: root.dataset.lYourTurn, left: root.dataset.lLeft, changed: root.dataset.lChanged };
   var offset = parseInt(root.dataset.now, 10) - Date.now(); // server clock minus ours
@@ -136,7 +138,7 @@
     if (lostFocus && (!document.activeElement || document.activeElement === document.body || !root.contains(document.activeElement))) {
       restoreFocus(lostFocus, active);
     }
-    ["revision", "version", "now", "wanted", "present"].forEach(function (key) {
+    ["revision", "version", "now", "wanted", "present", "window"].forEach(function (key) {
       root.dataset[key] = fresh.dataset[key];
     });
     revision = rev;
@@ -296,7 +298,13 @@
     socket.onopen = function () {
       delay = 1000;
       send({ type: "hello", revision: revision }); // what we hold: the server sends anything newer
-      beat = setInterval(function () { send({ type: "heartbeat" }); }, BEAT_MS);
+      lastBeat = Date.now();
+      beat = setInterval(function () {
+        var due = root.dataset.window ? WINDOW_BEAT_MS : BEAT_MS;
+        if (Date.now() - lastBeat < due - 250) return;
+        lastBeat = Date.now();
+        send({ type: "heartbeat" });
+      }, WINDOW_BEAT_MS);
     };
     socket.onmessage = function (msg) {
       var data = JSON.parse(msg.data);

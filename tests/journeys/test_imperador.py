@@ -8,6 +8,7 @@ announcement always opens the show of hands: nobody holds a fox yet).
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 import pytest
@@ -177,3 +178,39 @@ def _answers_against_bots(player: Any, page: Any, base: str) -> int:
 
 def _messages_of(page: Any) -> str:
     return " | ".join(page.locator(".messages").all_inner_texts())
+
+
+def test_a_page_beats_every_few_seconds_while_a_window_is_open(make_user, signed_in_page, stack):
+    """A ping lost under socket churn left a page behind until its next beat, 20 s later
+    (live review, 2026-12-01): while a window is open, the page beats every 5 s, and each
+    beat's answer carries the revision that would bring it up to date."""
+    engine = registry.get(ENGINE)
+    game, pages = people_at_a_table(
+        make_user, ("ida", "jon", "kai"), ENGINE, signed_in_page, stack.base
+    )
+    emperor = game.state["emperor"]
+    beats: dict[int, list[float]] = {seat: [] for seat in pages}
+    for seat, page in pages.items():
+        page.on(
+            "websocket",
+            lambda ws, seat=seat: ws.on(
+                "framesent",
+                lambda payload, seat=seat: (
+                    beats[seat].append(time.monotonic()) if '"heartbeat"' in str(payload) else None
+                ),
+            ),
+        )
+        page.reload()
+        wait_revision(page, game.revision_for(seat))
+    action = engine.legal_actions(game.state, emperor)[0]
+    move(pages[emperor], action["type"], **_fields(game.state, action))
+    game.refresh_from_db()
+    assert game.state["phase"] == "hands"
+    asked = engine.waiting_for(game.state).seats[0]
+    wait_revision(pages[asked], game.revision_for(asked))
+    started = time.monotonic()
+
+    pages[asked].wait_for_timeout(11_000)
+
+    during = [t for t in beats[asked] if t >= started]
+    assert len(during) >= 2, during  # a 20 s beat gives at most one in 11 s
