@@ -50,20 +50,27 @@ def clock(monkeypatch):
 
 
 def time_passes(game: Game, clock: Clock, seconds: float, seen: Any = None) -> None:
-    """``seconds`` pass: each bots' moment due within them is taken at its time by what its
-    countdown task runs; ``seen(game)`` is called after each (what a player observes, change
-    by change)."""
+    """``seconds`` pass: each bots' moment and each deadline due within them is taken at its
+    time by what its task runs (a move after a passed deadline is too late: the worker would
+    have closed that wait); ``seen(game)`` is called after each (what a player observes,
+    change by change)."""
     end = clock.now + timedelta(seconds=seconds)
     for _moment in range(10_000):
-        due = Game.objects.values_list("bots_at", flat=True).get(pk=game.pk)
-        if due is None or due > end:
+        due, deadline, wait = Game.objects.values_list("bots_at", "deadline_at", "wait_seq").get(
+            pk=game.pk
+        )
+        coming = [at for at in (deadline, due) if at is not None and at <= end]
+        if not coming:
             break
-        clock.to(due)
-        tasks.bot_moment(game.pk, due.isoformat())
+        clock.to(min(coming))
+        if deadline is not None and deadline == min(coming):
+            tasks.apply_deadline(game.pk, wait)
+        else:
+            tasks.bot_moment(game.pk, due.isoformat())
         if seen is not None:
             seen(game)
     else:
-        raise AssertionError("the bots' moments never stop coming")
+        raise AssertionError("the bots' moments and deadlines never stop coming")
     clock.to(end)
 
 
