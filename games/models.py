@@ -6,6 +6,8 @@ column (status, deadline_at, version). Only games.services writes these rows.
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -140,6 +142,10 @@ class Game(models.Model):
         from games.catalog.registry import title  # the presentations import the models
 
         return str(title(self.engine))
+
+    def deadline_passed(self, now: datetime) -> bool:
+        """The current wait's deadline is at or before ``now`` (no deadline: never)."""
+        return self.deadline_at is not None and self.deadline_at <= now
 
     @property
     def is_over(self) -> bool:

@@ -73,13 +73,12 @@ def audience(seat: int | None, events: list[Any]) -> list[int] | None:
 
 class GameChange:
     def __init__(self, game_id: int, idempotency: tuple[Any, str] | None = None) -> None:
-        """``idempotency``: (actor, key) of a move; ``replayed`` then says whether that actor
-        already made a move with that key in this game, and ``replayed_action`` which (read
-        with the lock, no extra query)."""
+        """``idempotency``: (actor, key) of a move; ``recorded`` then holds the move that
+        actor already made with that key in this game, if any (read with the lock, no extra
+        query)."""
         self.game_id = game_id
         self._idempotency = idempotency if idempotency and idempotency[1] else None
-        self.replayed = False
-        self.replayed_action: Any = None
+        self.recorded: table_read.Recorded | None = None
         self._atomic = transaction.atomic()
 
     # --- the unit of work ------------------------------------------------------------------
@@ -113,9 +112,7 @@ class GameChange:
         if read is None:
             raise GameNotFound()
         self.game: Game
-        self.game, seats, recorded = read
-        if recorded is not None:
-            self.replayed, self.replayed_action = True, recorded.action
+        self.game, seats, self.recorded = read
         for seat in seats:
             seat.game = self.game
         game = self.game

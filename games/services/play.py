@@ -72,15 +72,15 @@ def _act(
         seat = change.seat_of(user)
         if seat is None:
             raise NotAllowed(_("You are not playing at this table."))
-        if change.replayed:
-            if change.replayed_action != _as_stored(action):
+        if change.recorded is not None:
+            if change.recorded.action != _as_stored(action):
                 raise KeyReused()
             return ActResult(game, replayed=True, seats=change.seats)
         if game.status != Game.Status.ACTIVE:
             raise NotActive(_("This game is not in play."))
         if seat.is_bot:
             raise NotAllowed(_("Your seat was handed to the bot."))
-        if check_deadline and game.deadline_at is not None and game.deadline_at <= change.now:
+        if check_deadline and game.deadline_passed(change.now):
             raise _WaitExpired
         if not isinstance(action, dict) or not isinstance(action.get("type"), str):
             # judged before the version: a forged frame is malformed, never "too late"
@@ -144,9 +144,7 @@ def apply_deadline(game_id: int, wait_seq: int | None = None) -> bool:
     do (the wait moved on, or it is not due yet)."""
     with GameChange(game_id) as change:
         game = change.game
-        if game.status != Game.Status.ACTIVE or game.deadline_at is None:
-            return False
-        if game.deadline_at > change.now:
+        if game.status != Game.Status.ACTIVE or not game.deadline_passed(change.now):
             return False
         if wait_seq is not None and wait_seq != game.wait_seq:
             return False
@@ -158,11 +156,7 @@ def apply_if_expired(game: Game) -> bool:
     """The lazy check of a read (a page, the API's game): a wait whose deadline passed is
     applied before it is shown, never shown as still open. True when ``game`` may be stale
     now (read it again): the deadline applied here, or by someone else meanwhile."""
-    if (
-        game.status == Game.Status.ACTIVE
-        and game.deadline_at is not None
-        and game.deadline_at <= timezone.now()
-    ):
+    if game.status == Game.Status.ACTIVE and game.deadline_passed(timezone.now()):
         apply_deadline(game.pk)
         return True
     return False
@@ -181,8 +175,7 @@ def apply_bot_moment(
             return False
         if at is not None and at != due:
             return False
-        deadline = change.game.deadline_at
-        if deadline is not None and deadline <= change.now:
+        if change.game.deadline_passed(change.now):
             # late (the worker was busy or down): no bot answers a window after it closed;
             # the deadline comes first, as it would have at its time. The moment is spent: the
             # wait that follows draws its own (kept, it held the game with no task to take it)
@@ -258,7 +251,7 @@ def seat_reclaim(user: Any, game_id: int) -> Seat:
         seat.save(update_fields=["is_bot", "bot_reason", "consecutive_timeouts"])
         change.touch()
         owed = change.waiting is not None and seat.index in change.waiting.seats
-        if owed or (change.game.deadline_at and change.game.deadline_at <= change.now):
+        if owed or change.game.deadline_passed(change.now):
             # Back in the middle of a wait that asks them (or of a bots' play-out, whose next
             # chunk is due now): that wait starts afresh with its full time and a notice.
             change.reopen_wait()
