@@ -98,7 +98,11 @@ def _act(
                 if _answered_this_window(change, seat.index):
                     raise AlreadyAnswered(exc.version) from None
                 raise TooLate(exc.version) from None
-            raise
+            if not _saw_this_window_open(change, seat.index, expected_version):
+                raise
+            # An answer to the window the seat saw open, still open and still legal for it:
+            # what moved since (another's aside, a public answer) does not void it; answers
+            # are judged in arrival order, and a refusal here would make it the slowest.
         before = change.state
         try:
             change.apply(seat.index, action, Event.Reason.MOVE, user, key)
@@ -115,6 +119,25 @@ def _act(
             Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
             seat.consecutive_timeouts = 0
     return ActResult(game, seats=change.seats)
+
+
+def _saw_this_window_open(change: GameChange, seat: int, version: int) -> bool:
+    """The current wait is a window the seat still owes, and ``version`` (older than the
+    seat's current one) was sent after the seat could see it open: every row the seat has
+    not seen was written after the change that opened it (read only on the stale path)."""
+    waiting, opened = change.waiting, change.game.wait_opened_at
+    if waiting is None or waiting.kind != "window" or seat not in waiting.seats or not opened:
+        return False
+    current = change.game.version_for(seat)
+    if not version < current:
+        return False
+    since_opening = Event.objects.filter(game=change.game, created_at__gt=opened)
+    unseen = sum(
+        1
+        for audience in since_opening.values_list("audience", flat=True)
+        if audience is None or seat in audience
+    )
+    return version >= current - unseen
 
 
 def _answered_this_window(change: GameChange, seat: int) -> bool:

@@ -1,0 +1,107 @@
+"""An answer to a window the seat saw open counts, whatever else moved since (live review,
+2026-12-01): another player's public aside in the same second used to void it as
+``stale_version``, and in a slap window the refused player became the slowest."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from django.test import Client
+
+from accounts.services import api_token_create
+from games import services
+from games.engines import registry
+from games.errors import StaleVersion
+from games.models import Event, Game
+from tests.games.helpers import next_human_move, seat_users
+
+pytestmark = pytest.mark.django_db
+
+ENGINE = registry.get("mogel-motte")
+
+
+def _cheat(game: Game, seat: int) -> dict | None:
+    return next((a for a in ENGINE.legal_actions(game.state, seat) if a["type"] == "cheat"), None)
+
+
+def _slap_window_with_a_cheater(trio) -> tuple[Game, int, int, int]:
+    """Plays Mogel Motte tables of three people until a slap window opens in which a seat
+    owes a slap and another seat may cheat (a public aside). Returns the game, the slapper,
+    the cheater and the slapper's version from before the window opened."""
+    alice, bob, carol = trio
+    rng = random.Random(5)
+    for _table in range(40):
+        game = services.game_create(alice, engine="mogel-motte", seats=3, invite=["bob", "carol"])
+        services.game_join(bob, game.pk)
+        services.game_join(carol, game.pk)
+        services.game_start(alice, game.pk)
+        users = seat_users(game)
+        before: dict[int, int] = {}  # each seat's version before the last move
+        for _move in range(300):
+            game.refresh_from_db()
+            if game.status != Game.Status.ACTIVE:
+                break
+            waiting = ENGINE.waiting_for(game.state)
+            if waiting.kind == "window" and waiting.window == "slap":
+                for slapper in waiting.seats:
+                    cheaters = [s for s in range(3) if s != slapper and _cheat(game, s)]
+                    if cheaters and before.get(slapper, -1) < game.version_for(slapper):
+                        return game, slapper, cheaters[0], before[slapper]
+            before = {s: game.version_for(s) for s in range(3)}
+            seat, action = next_human_move(game, rng)
+            services.act(users[seat], game.pk, game.version_for(seat), action)
+    raise AssertionError("no slap window with a possible cheat in 40 tables")
+
+
+def _slaps(game: Game, seat: int) -> int:
+    return Event.objects.filter(game=game, seat=seat, action={"type": "slap"}).count()
+
+
+def test_a_slap_sent_before_anothers_aside_arrived_still_counts(trio):
+    game, slapper, cheater, _before = _slap_window_with_a_cheater(trio)
+    users = seat_users(game)
+    seen = game.version_for(slapper)  # the slapper's page shows the open window
+    services.act(users[cheater], game.pk, game.version_for(cheater), _cheat(game, cheater))
+    game.refresh_from_db()
+    assert game.version_for(slapper) > seen  # the aside reached the slapper's version
+
+    services.act(users[slapper], game.pk, seen, {"type": "slap"})
+
+    game.refresh_from_db()
+    assert _slaps(game, slapper) == 1
+    waiting = ENGINE.waiting_for(game.state)
+    assert not (waiting.window == "slap" and slapper in waiting.seats)
+
+
+def test_the_api_takes_the_slap_with_the_version_its_page_read(trio):
+    game, slapper, cheater, _before = _slap_window_with_a_cheater(trio)
+    users = seat_users(game)
+    _token, raw = api_token_create(users[slapper], "phone")
+    api = Client(headers={"Authorization": f"Bearer {raw}"})
+    read = api.get(f"/api/games/{game.pk}").json()
+    assert {"type": "slap"} in read["legal_actions"]
+    services.act(users[cheater], game.pk, game.version_for(cheater), _cheat(game, cheater))
+
+    answer = api.post(
+        f"/api/games/{game.pk}/actions",
+        {"version": read["version"], "action": {"type": "slap"}, "key": "slap-1"},
+        content_type="application/json",
+    )
+
+    assert answer.status_code == 200, answer.content
+    assert _slaps(game, slapper) == 1
+
+
+def test_a_version_from_before_the_window_opened_is_still_stale(trio):
+    """The seat had not seen the window open: its slap is refused as stale (it may not know
+    what it answers), and nothing is written."""
+    game, slapper, _cheater, before = _slap_window_with_a_cheater(trio)
+    users = seat_users(game)
+    version = game.version
+
+    with pytest.raises(StaleVersion):
+        services.act(users[slapper], game.pk, before, {"type": "slap"})
+
+    game.refresh_from_db()
+    assert game.version == version and _slaps(game, slapper) == 0
