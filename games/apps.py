@@ -7,14 +7,19 @@ class GamesConfig(AppConfig):
     verbose_name = "Games"
 
     def ready(self) -> None:
+        from allauth.account.signals import password_changed, password_reset, password_set
         from django.contrib.auth.signals import user_logged_in, user_logged_out
 
         from accounts.notifications import register_wait_check, register_wait_deadline
+        from games import broadcast
         from games.broadcast import session_ended, session_started
         from games.selectors import wait_deadline, wait_is_current
 
         user_logged_in.connect(session_started, dispatch_uid="fibbers-sockets-logged-in")
         user_logged_out.connect(session_ended, dispatch_uid="fibbers-sockets-logged-out")
+        password_changed.connect(broadcast.password_changed, dispatch_uid="fibbers-sockets-pw")
+        password_set.connect(broadcast.password_changed, dispatch_uid="fibbers-sockets-pw-set")
+        password_reset.connect(broadcast.password_reset, dispatch_uid="fibbers-sockets-pw-reset")
 
         register_wait_check(wait_is_current)
         register_wait_deadline(wait_deadline)

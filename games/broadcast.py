@@ -87,6 +87,32 @@ def session_ended(sender: Any, request: Any = None, **kwargs: Any) -> None:
         _send([(session_group_name(found), {"type": "session.ended"})])
 
 
+def account_group_name(user_id: int) -> str:
+    """Every socket a player has open, in any browser."""
+    return f"account-{user_id}"
+
+
+def password_changed(sender: Any, request: Any = None, user: Any = None, **kwargs: Any) -> None:
+    """allauth's ``password_changed`` and ``password_set``: the sockets of the player's other
+    sessions close. Those sessions are signed out by the new password at their next request,
+    but a socket outlived them, still playing and receiving the seat's hand: after changing a
+    password one suspects was seen, whoever held it kept watching (review, 2026-12-01)."""
+    found = getattr(request, "session", {}).get(SOCKETS_ID)
+    keep = session_group_name(found) if isinstance(found, str) and found else None
+    _close_sockets(user, keep)
+
+
+def password_reset(sender: Any, request: Any = None, user: Any = None, **kwargs: Any) -> None:
+    """allauth's ``password_reset``: every socket of the player closes (the reset came from a
+    mailed link, not from a session that stays)."""
+    _close_sockets(user, None)
+
+
+def _close_sockets(user: Any, keep: str | None) -> None:
+    if user is not None and user.pk is not None:
+        _send([(account_group_name(user.pk), {"type": "credentials.changed", "keep": keep})])
+
+
 def notify_users_changed(user_ids: Iterable[int]) -> None:
     """The My games list / invitations of these players may have changed."""
     _send(_user_pings(user_ids))

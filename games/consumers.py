@@ -202,15 +202,16 @@ class Consumer(AsyncJsonWebsocketConsumer):
         days re-joins its groups every REJOIN_SECONDS, on its page's beat."""
         if time.monotonic() - self.joined > REJOIN_SECONDS:
             await self.channel_layer.group_add(self.group, self.channel_name)
-            if getattr(self, "session_group", None):
-                await self.channel_layer.group_add(self.session_group, self.channel_name)
+            for group in self._signed_in_groups():
+                await self.channel_layer.group_add(group, self.channel_name)
             self.joined = time.monotonic()
 
     async def _join_session(self) -> None:
         """Into the group of the browser session that opened this socket: it closes when that
         session signs out (``broadcast.session_ended``). The group is named by an id kept in
         the session (``broadcast.sockets_id``), which outlives the key's change at a password
-        change."""
+        change. And into the player's account group: a new password closes the sockets of
+        the player's other sessions (``broadcast.password_changed``)."""
         session = self.scope.get("session")
         sockets_id = None
         if session is not None and getattr(session, "session_key", None):
@@ -218,15 +219,31 @@ class Consumer(AsyncJsonWebsocketConsumer):
             if created:
                 await database_sync_to_async(session.save)()
         self.session_group = broadcast.session_group_name(sockets_id) if sockets_id else None
-        if self.session_group:
-            await self.channel_layer.group_add(self.session_group, self.channel_name)
+        user = self.scope.get("user")
+        self.account_group = (
+            broadcast.account_group_name(user.pk)
+            if user is not None and user.is_authenticated
+            else None
+        )
+        for group in self._signed_in_groups():
+            await self.channel_layer.group_add(group, self.channel_name)
+
+    def _signed_in_groups(self) -> list[str]:
+        groups = (getattr(self, "session_group", None), getattr(self, "account_group", None))
+        return [group for group in groups if group]
 
     async def _leave_session(self) -> None:
-        if getattr(self, "session_group", None):
-            await self.channel_layer.group_discard(self.session_group, self.channel_name)
+        for group in self._signed_in_groups():
+            await self.channel_layer.group_discard(group, self.channel_name)
 
     async def session_ended(self, message: dict[str, Any]) -> None:
         await self.close(code=SIGNED_OUT)
+
+    async def credentials_changed(self, message: dict[str, Any]) -> None:
+        """The player's password changed: only the session that changed it keeps its sockets
+        (the others are signed out by it)."""
+        if message.get("keep") is None or message["keep"] != self.session_group:
+            await self.close(code=SIGNED_OUT)
 
     async def close(self, code: int | bool | None = None, reason: str | None = None) -> None:
         try:

@@ -21,6 +21,7 @@ from accounts.services import friendship_create, user_ban, user_block
 from games import services
 from games.engines import registry
 from games.models import Game
+from tests.accounts.conftest import link_in
 from tests.games.helpers import connect as connect_to
 from tests.games.helpers import next_human_move, seat_users
 from tests.games.test_consumers import connect
@@ -282,6 +283,74 @@ def test_a_password_change_or_a_day_open_does_not_keep_a_socket_from_closing_at_
 
         assert (await sync_to_async(browser.post)("/accounts/logout/")).status_code == 302
 
+        closed = await table.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": 4401}, closed
+        await table.disconnect()
+        await sync_to_async(_close_this_threads_connection)()
+
+    asyncio.run(scenario())
+
+
+def test_a_new_password_closes_the_sockets_of_the_players_other_sessions(started):
+    """A socket outlived the session a password change signed out: whoever held the old
+    password kept playing and receiving the seat's hand (review, 2026-12-01). The browser that
+    changed it keeps its own sockets."""
+    game = started("cockroach-poker-royal")
+    alice = seat_users(game)[0]
+    changing, elsewhere = Client(), Client()
+    changing.force_login(alice)
+    elsewhere.force_login(alice)
+
+    async def scenario():
+        own = _socket(changing, f"/ws/games/{game.pk}/")
+        table, lists = _socket(elsewhere, f"/ws/games/{game.pk}/"), _socket(elsewhere, "/ws/me/")
+        for communicator in (own, table, lists):
+            assert (await communicator.connect(timeout=5))[0]
+            await communicator.receive_json_from(timeout=5)
+        changed = await sync_to_async(changing.post)(
+            reverse("account_change_password"),
+            {
+                "oldpassword": "a-long-test-password",
+                "password1": "another-long-password-1",
+                "password2": "another-long-password-1",
+            },
+        )
+        assert changed.status_code == 302
+        for communicator in (table, lists):
+            closed = await communicator.receive_output(timeout=5)
+            assert closed == {"type": "websocket.close", "code": 4401}, closed
+        assert await own.receive_nothing(timeout=1)
+        await own.send_json_to({"type": "heartbeat"})
+        assert (await own.receive_json_from(timeout=5))["type"] == "heartbeat"
+        for communicator in (own, table, lists):
+            await communicator.disconnect()
+        await sync_to_async(_close_this_threads_connection)()
+
+    asyncio.run(scenario())
+
+
+def test_a_password_reset_by_mail_closes_every_socket_of_the_player(started):
+    from django.core import mail
+
+    game = started("cockroach-poker-royal")
+    alice = seat_users(game)[0]
+    signed_in, resetting = Client(), Client()
+    signed_in.force_login(alice)
+
+    async def scenario():
+        table = _socket(signed_in, f"/ws/games/{game.pk}/")
+        assert (await table.connect(timeout=5))[0]
+        await table.receive_json_from(timeout=5)
+
+        def reset() -> int:
+            resetting.post(reverse("account_reset_password"), {"email": alice.email})
+            link = link_in(mail.outbox[-1].body, "/accounts/password/reset/key/")
+            form = resetting.get(link, follow=True)
+            new = "another-long-password-2"
+            done = resetting.post(form.redirect_chain[-1][0], {"password1": new, "password2": new})
+            return done.status_code
+
+        assert await sync_to_async(reset)() == 302
         closed = await table.receive_output(timeout=5)
         assert closed == {"type": "websocket.close", "code": 4401}, closed
         await table.disconnect()
