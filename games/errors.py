@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
+
+from games.engines.core import IllegalAction
 
 
 class GameError(Exception):
@@ -14,6 +17,13 @@ class GameError(Exception):
         self.message = str(message)
         if code:
             self.code = code
+
+
+def engine_message(exc: IllegalAction) -> str:
+    """The engine's refusal in the reader's language: its template is marked for the
+    catalogues where the engine raises it, and filled here with the same values."""
+    text = gettext(exc.template)
+    return text % exc.params if exc.params else text
 
 
 class GameNotFound(GameError):

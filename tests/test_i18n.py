@@ -380,3 +380,34 @@ def test_a_label_in_french_takes_a_narrow_space_before_its_colon(make_user):
     html = _speaking(client, "fr").get(reverse("games:table", args=[game.pk])).content.decode()
     assert "Tranche annoncée\u202f:" in html
     assert "Tranche annoncée:" not in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_an_engines_refusal_speaks_the_players_language_with_its_values(started, lang):
+    """The engines' messages stayed English in every language (robustness review,
+    2026-12-01): an API client asking in French was told "'fly' is not an action in this
+    game." The engine marks its template; the service says it in the reader's language."""
+    from accounts.services import api_token_create
+
+    game = started("mogel-motte")
+    user = _active_user(game)
+    _token, raw = api_token_create(user, "script")
+    api = Client(headers={"Authorization": f"Bearer {raw}", "Accept-Language": lang})
+    seat = Seat.objects.get(game=game, user=user).index
+
+    answer = api.post(
+        f"/api/games/{game.pk}/actions",
+        {"version": game.version_for(seat), "action": {"type": "fly"}},
+        content_type="application/json",
+    )
+
+    assert answer.status_code == 400, answer.content
+    body = answer.json()
+    assert body["code"] == "unknown_action"
+    english = "'fly' is not an action in this game."
+    with translation.override(lang):
+        said = translation.gettext("'%(kind)s' is not an action in this game.") % {"kind": "fly"}
+    assert said != english  # the catalogue has it
+    assert body["error"] == said
+    assert "fly" in body["error"]

@@ -43,13 +43,24 @@ Action = dict[str, Any]
 TIMEOUT: Action = {"type": "timeout"}
 
 
-class IllegalAction(Exception):
-    """An action the rules do not allow now. ``code`` is stable; ``message`` is for people."""
+def gettext_noop(message: str) -> str:
+    """Marks an engine's message for the site's catalogues: xgettext extracts it as it does
+    Django's own ``gettext_noop``, the engines stay free of Django, and the site translates
+    the message where it shows it (games/errors.py, ``engine_message``)."""
+    return message
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+
+class IllegalAction(Exception):
+    """An action the rules do not allow now. ``code`` is stable; ``message`` is for people:
+    ``template`` (English, marked with ``gettext_noop``) filled with ``params``, so the site
+    can say it in the reader's language."""
+
+    def __init__(self, code: str, template: str, **params: Any) -> None:
         self.code = code
-        self.message = message
+        self.template = template
+        self.params = params
+        self.message = template % params if params else template
+        super().__init__(self.message)
 
     def __repr__(self) -> str:
         return f"IllegalAction({self.code!r}, {self.message!r})"
@@ -238,7 +249,7 @@ def bot_from_view(
     so hidden information cannot reach it whatever the bot's code does."""
     legal = engine.legal_actions(state, seat)
     if not legal:
-        raise IllegalAction("no_move", "This seat has nothing to do now.")
+        raise IllegalAction("no_move", gettext_noop("This seat has nothing to do now."))
     action = decide(engine.view(state, seat), legal, rng)
     return action if action in legal else rng.choice(legal)
 
@@ -267,18 +278,20 @@ def working_copy(state: State) -> State:
     return copy.deepcopy(state)
 
 
-def require(condition: bool, code: str, message: str) -> None:
+def require(condition: bool, code: str, template: str, **params: Any) -> None:
     if not condition:
-        raise IllegalAction(code, message)
+        raise IllegalAction(code, template, **params)
 
 
 def require_type(action: Any, allowed: Iterable[str]) -> str:
     """Checks the action's shape and returns its type; a forged payload gets a clear error."""
     if not isinstance(action, Mapping) or not isinstance(action.get("type"), str):
-        raise IllegalAction("malformed", "An action must be an object with a 'type'.")
+        raise IllegalAction("malformed", gettext_noop("An action must be an object with a 'type'."))
     kind = action["type"]
     if kind not in set(allowed):
-        raise IllegalAction("unknown_action", f"'{kind}' is not an action in this game.")
+        raise IllegalAction(
+            "unknown_action", gettext_noop("'%(kind)s' is not an action in this game."), kind=kind
+        )
     return kind
 
 
@@ -289,22 +302,34 @@ def require_fields(
     something, and silently ignoring them would hide it."""
     extra = set(action) - {"type"} - set(fields[kind])
     if extra:
-        raise IllegalAction("unknown_field", f"Unexpected field(s) for '{kind}': {sorted(extra)}.")
+        raise IllegalAction(
+            "unknown_field",
+            gettext_noop("Unexpected field(s) for '%(kind)s': %(fields)s."),
+            kind=kind,
+            fields=", ".join(sorted(map(str, extra))),
+        )
 
 
 def int_field(action: Mapping[str, Any], name: str) -> int:
     value = action.get(name)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise IllegalAction("malformed", f"'{name}' must be a whole number.")
+        raise IllegalAction(
+            "malformed", gettext_noop("'%(name)s' must be a whole number."), name=name
+        )
     return value
 
 
 def str_field(action: Mapping[str, Any], name: str, choices: Iterable[str] | None = None) -> str:
     value = action.get(name)
     if not isinstance(value, str):
-        raise IllegalAction("malformed", f"'{name}' must be text.")
+        raise IllegalAction("malformed", gettext_noop("'%(name)s' must be text."), name=name)
     if choices is not None and value not in set(choices):
-        raise IllegalAction("bad_choice", f"'{value}' is not a valid {name}.")
+        raise IllegalAction(
+            "bad_choice",
+            gettext_noop("'%(value)s' is not a valid %(name)s."),
+            value=value,
+            name=name,
+        )
     return value
 
 
@@ -317,7 +342,7 @@ def deadline_move(engine: Engine, state: State, rng: random.Random) -> tuple[int
     if waiting.kind == "turn":
         seat = waiting.seats[0]
         return seat, engine.bot_action(state, seat, rng)
-    raise IllegalAction("game_over", "The game is over.")
+    raise IllegalAction("game_over", gettext_noop("The game is over."))
 
 
 def seats_after(start: int, players: int) -> list[int]:

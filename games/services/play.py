@@ -20,6 +20,7 @@ from games.errors import (
     NotAllowed,
     StaleVersion,
     TooLate,
+    engine_message,
 )
 from games.models import Event, Game, Seat
 from games.services import bot_time, notify
@@ -107,7 +108,7 @@ def _act(
         try:
             change.apply(seat.index, action, Event.Reason.MOVE, user, key)
         except IllegalAction as exc:
-            raise IllegalMove(exc.message, exc.code) from None
+            raise IllegalMove(engine_message(exc), exc.code) from None
         if not change.engine.is_legal(before, seat.index, action):
             # The engine accepted a payload with extra or odd fields: only exact moves enter
             # the log (the change rolls the recorded event back).

@@ -18,7 +18,7 @@ from games.catalog.base import comma
 from games.catalog.registry import title as game_title
 from games.engines import registry
 from games.engines.core import IllegalAction
-from games.errors import GameError, NotActive, NotAllowed
+from games.errors import GameError, NotActive, NotAllowed, engine_message
 from games.models import PACE_SECONDS, Game, Invitation, Pace, Seat
 from games.services import notify
 from games.services.change import GameChange
@@ -133,7 +133,7 @@ def game_create(
     try:
         rules.setup(seats, options or {}, 0)  # a dry run: bad options fail now, not at the start
     except IllegalAction as exc:
-        raise GameError(exc.message, exc.code) from None
+        raise GameError(engine_message(exc), exc.code) from None
     game = Game.objects.create(
         engine=engine,
         rules_version=rules.rules_version,

@@ -27,6 +27,7 @@ from games.engines.core import (
     Event,
     IllegalAction,
     State,
+    gettext_noop,
     int_field,
     private,
     public,
@@ -144,12 +145,14 @@ def apply(state: State, seat: Any, action: Any) -> tuple[State, list[Event]]:
     kind = require_type(action, ACTION_TYPES)
     require_fields(action, kind, FIELDS)
     if kind == "timeout":
-        raise IllegalAction("no_window", "This game has no reaction windows to close.")
-    require(state["result"] is None, "game_over", "The game is over.")
+        raise IllegalAction(
+            "no_window", gettext_noop("This game has no reaction windows to close.")
+        )
+    require(state["result"] is None, "game_over", gettext_noop("The game is over."))
     require(
         not isinstance(seat, bool) and isinstance(seat, int) and seat == state["active"],
         "not_your_turn",
-        "It is not your turn.",
+        gettext_noop("It is not your turn."),
     )
     handler = {"offer": _offer, "call": _call, "peek": _peek, "pass": _pass, "name": _name}[kind]
     new = R.copy_state(state)
@@ -161,13 +164,19 @@ def apply(state: State, seat: Any, action: Any) -> tuple[State, list[Event]]:
 def _phase(state: State, wanted: str, what: str) -> None:
     if state["phase"] != wanted:
         if state["phase"] == "pass" and wanted == "answer":
-            raise IllegalAction("must_pass", "You looked at the card: now you must pass it on.")
-        raise IllegalAction("wrong_phase", f"You cannot {what} now.")
+            raise IllegalAction(
+                "must_pass", gettext_noop("You looked at the card: now you must pass it on.")
+            )
+        raise IllegalAction("wrong_phase", gettext_noop("You cannot %(what)s now."), what=what)
 
 
 def _target(state: State, action: Action, seat: int) -> int:
     to = int_field(action, "to")
-    require(0 <= to < state["players"] and to != seat, "bad_target", "No such player to give to.")
+    require(
+        0 <= to < state["players"] and to != seat,
+        "bad_target",
+        gettext_noop("No such player to give to."),
+    )
     return to
 
 
@@ -176,7 +185,9 @@ def _offer(state: State, seat: int, action: Action, events: list[Event]) -> None
     card = int_field(action, "card")
     to = _target(state, action, seat)
     claim = str_field(action, "claim", C.CLAIMS)
-    require(card in state["hands"][seat], "not_in_hand", "That card is not in your hand.")
+    require(
+        card in state["hands"][seat], "not_in_hand", gettext_noop("That card is not in your hand.")
+    )
     state["hands"][seat].remove(card)
     state["offers"] += 1
     state["round"] = {
@@ -239,7 +250,11 @@ def _call(state: State, seat: int, action: Action, events: list[Event]) -> None:
 
 def _peek(state: State, seat: int, action: Action, events: list[Event]) -> None:
     _phase(state, "answer", "look at the card")
-    require(R.may_peek(state), "must_call", "Everybody else has seen this card: you must call.")
+    require(
+        R.may_peek(state),
+        "must_call",
+        gettext_noop("Everybody else has seen this card: you must call."),
+    )
     state["round"]["seen"].append(seat)
     state["phase"] = "pass"
     events.append(public("peeked", seat=seat))
@@ -251,7 +266,9 @@ def _pass(state: State, seat: int, action: Action, events: list[Event]) -> None:
     to = _target(state, action, seat)
     claim = str_field(action, "claim", C.CLAIMS)
     rnd = state["round"]
-    require(to not in rnd["seen"], "bad_target", "That player has already seen this card.")
+    require(
+        to not in rnd["seen"], "bad_target", gettext_noop("That player has already seen this card.")
+    )
     rnd["chain"].append({"from": seat, "to": to, "claim": claim})
     state["phase"] = "answer"
     state["active"] = to
@@ -266,13 +283,17 @@ def _name(state: State, seat: int, action: Action, events: list[Event]) -> None:
         or len(named) > 2
         or any(isinstance(c, bool) or not isinstance(c, int) for c in named)
     ):
-        raise IllegalAction("malformed", "'cards' must be a list of at most two card ids.")
+        raise IllegalAction(
+            "malformed", gettext_noop("'cards' must be a list of at most two card ids.")
+        )
     task = state["tasks"][-1]
     if named not in R.naming_options(state, seat, task):
         raise IllegalAction(
             "bad_naming",
-            "Name one card from your hand that truly matches the claim, or two cards of "
-            "your choice (all your non-special cards if you hold fewer than two).",
+            gettext_noop(
+                "Name one card from your hand that truly matches the claim, or two cards of "
+                "your choice (all your non-special cards if you hold fewer than two)."
+            ),
         )
     state["tasks"].pop()
     R.name_cards(state, seat, named, events)

@@ -23,7 +23,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from games.engines.cockroach_poker import cards as C
-from games.engines.core import Event, IllegalAction, Rng, State, public
+from games.engines.core import Event, IllegalAction, Rng, State, gettext_noop, public
 
 GAME = "cockroach-poker-royal"
 RECENT_ROUNDS = 5
@@ -33,14 +33,20 @@ LEGACY_START_OPTION = "first"
 
 def setup(players: int, options: Any, seed: int, rules_version: int = C.RULES_VERSION) -> State:
     if isinstance(players, bool) or not isinstance(players, int) or not 2 <= players <= 6:
-        raise IllegalAction("bad_players", "Cockroach Poker Royal is for 2 to 6 players.")
+        raise IllegalAction(
+            "bad_players", gettext_noop("Cockroach Poker Royal is for 2 to 6 players.")
+        )
     if options is None:
         options = {}
     if not isinstance(options, Mapping):
-        raise IllegalAction("bad_option", "Options must be an object.")
+        raise IllegalAction("bad_option", gettext_noop("Options must be an object."))
     unknown = set(options) - {START_OPTION, LEGACY_START_OPTION}
     if unknown:
-        raise IllegalAction("bad_option", f"Unknown options: {sorted(unknown)}.")
+        raise IllegalAction(
+            "bad_option",
+            gettext_noop("Unknown options: %(options)s."),
+            options=", ".join(sorted(map(str, unknown))),
+        )
     state: State = {
         "game": GAME,
         "rules_version": rules_version,
@@ -53,7 +59,9 @@ def setup(players: int, options: Any, seed: int, rules_version: int = C.RULES_VE
     if first is None:
         first = rng.randrange(players)
     elif isinstance(first, bool) or not isinstance(first, int) or not 0 <= first < players:
-        raise IllegalAction("bad_option", f"'{START_OPTION}' must be a seat number.")
+        raise IllegalAction(
+            "bad_option", gettext_noop("'%(option)s' must be a seat number."), option=START_OPTION
+        )
     kinds = C.deck_kinds()
     rng.shuffle(kinds)  # ids never map to a kind across games
     order = list(range(C.DECK_SIZE))

@@ -13,6 +13,7 @@ from games.engines.core import (
     State,
     Waiting,
     bot_from_view,
+    gettext_noop,
     int_field,
     public,
     require,
@@ -111,17 +112,23 @@ class ImperadorEngine(LegalFromList):
         require(
             isinstance(players, int) and self.min_players <= players <= self.max_players,
             "bad_players",
-            "Imperador is played by 3 to 6 players.",
+            gettext_noop("Imperador is played by 3 to 6 players."),
         )
         options = dict(options or {})
         unknown = set(options) - {START_OPTION, LEGACY_START_OPTION}
-        require(not unknown, "bad_option", f"Unknown options: {sorted(unknown)}.")
+        require(
+            not unknown,
+            "bad_option",
+            gettext_noop("Unknown options: %(options)s."),
+            options=", ".join(sorted(map(str, unknown))),
+        )
         first = options.get(START_OPTION, options.get(LEGACY_START_OPTION))
         if first is not None:
             require(
                 isinstance(first, int) and not isinstance(first, bool) and 0 <= first < players,
                 "bad_option",
-                f"{START_OPTION} must be a seat number.",
+                gettext_noop("'%(option)s' must be a seat number."),
+                option=START_OPTION,
             )
         return deal(players, first, seed, self.rules_version)
 
@@ -153,11 +160,15 @@ class ImperadorEngine(LegalFromList):
     def apply(self, state: State, seat: int | None, action: Action) -> tuple[State, list[Event]]:
         kind = require_type(action, ACTION_TYPES)
         require_fields(action, kind, FIELDS)
-        require(state["phase"] != "over", "game_over", "The game is over.")
+        require(state["phase"] != "over", "game_over", gettext_noop("The game is over."))
         events: list[Event] = []
         if seat is None:
-            require(kind == "timeout", "system_only_timeout", "The system can only close windows.")
-            require(state["phase"] == "hands", "no_window", "No window is open.")
+            require(
+                kind == "timeout",
+                "system_only_timeout",
+                gettext_noop("The system can only close windows."),
+            )
+            require(state["phase"] == "hands", "no_window", gettext_noop("No window is open."))
             new = copy_state(state)
             events.append(public("hands_window_timed_out"))
             rules.close_hands(new, events)
@@ -165,11 +176,15 @@ class ImperadorEngine(LegalFromList):
         require(
             isinstance(seat, int) and not isinstance(seat, bool) and 0 <= seat < state["players"],
             "bad_seat",
-            "No such seat.",
+            gettext_noop("No such seat."),
         )
-        require(kind != "timeout", "not_system", "Only the system closes a window.")
+        require(kind != "timeout", "not_system", gettext_noop("Only the system closes a window."))
         if kind == "hand":
-            require(window_open_for(state, seat), "not_asked", "You are not asked to answer now.")
+            require(
+                window_open_for(state, seat),
+                "not_asked",
+                gettext_noop("You are not asked to answer now."),
+            )
             choice = str_field(action, "choice", ("raise", "down"))
             new = copy_state(state)
             rules.answer(new, events, seat, choice)
@@ -177,12 +192,22 @@ class ImperadorEngine(LegalFromList):
         require(
             state["phase"] in EMPEROR_PHASES and seat == state["emperor"],
             "not_your_turn",
-            "It is not your move.",
+            gettext_noop("It is not your move."),
         )
         expected, field = EMPEROR_PHASES[state["phase"]]
-        require(kind == expected, "wrong_step", f"Now the emperor must '{expected}'.")
+        require(
+            kind == expected,
+            "wrong_step",
+            gettext_noop("Now the emperor must '%(step)s'."),
+            step=expected,
+        )
         value = int_field(action, field)
-        require(value in emperor_choices(state), "not_allowed", f"That {field} is not allowed now.")
+        require(
+            value in emperor_choices(state),
+            "not_allowed",
+            gettext_noop("That %(field)s is not allowed now."),
+            field=field,
+        )
         new = copy_state(state)
         step = getattr(rules, {"successor": "hand_over"}.get(kind, kind))
         step(new, events, value)

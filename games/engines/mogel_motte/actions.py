@@ -26,6 +26,7 @@ from games.engines.core import (
     Action,
     Event,
     State,
+    gettext_noop,
     int_field,
     private,
     public,
@@ -96,7 +97,7 @@ def count_aside(state: State) -> None:
     require(
         rules.asides_left(state),
         "asides_limit",
-        "Enough cheating and accusing for this turn: wait for the next one.",
+        gettext_noop("Enough cheating and accusing for this turn: wait for the next one."),
     )
     if rules.asides_limit(state) is not None:
         state["asides"] += 1
@@ -104,28 +105,54 @@ def count_aside(state: State) -> None:
 
 def card_field(state: State, action: Mapping[str, Any], name: str = "card") -> int:
     card = int_field(action, name)
-    require(0 <= card < len(rules.kinds(state)), "bad_card", f"There is no card {card}.")
+    require(
+        0 <= card < len(rules.kinds(state)),
+        "bad_card",
+        gettext_noop("There is no card %(card)s."),
+        card=card,
+    )
     return card
 
 
 def seat_field(state: State, action: Mapping[str, Any], name: str) -> int:
     seat = int_field(action, name)
-    require(0 <= seat < state["players"], "bad_target", f"There is no seat {seat}.")
+    require(
+        0 <= seat < state["players"],
+        "bad_target",
+        gettext_noop("There is no seat %(seat)s."),
+        seat=seat,
+    )
     return seat
 
 
 def in_hand(state: State, seat: int, card: int) -> None:
-    require(card in state["hands"][seat], "not_in_hand", "That card is not in your hand.")
+    require(
+        card in state["hands"][seat], "not_in_hand", gettext_noop("That card is not in your hand.")
+    )
 
 
 def my_turn(state: State, seat: int, phase: str) -> None:
-    require(seat == state["active"], "not_your_turn", "It is not your turn.")
-    require(state["phase"] == phase, "wrong_phase", f"This is not the moment to {phase}.")
+    require(seat == state["active"], "not_your_turn", gettext_noop("It is not your turn."))
+    require(
+        state["phase"] == phase,
+        "wrong_phase",
+        gettext_noop("This is not the moment to %(what)s."),
+        what=phase,
+    )
 
 
 def asked(state: State, seat: int, phase: str) -> None:
-    require(state["phase"] == phase, "no_window", f"No {phase} window is open.")
-    require(seat in rules.remaining(state), "not_asked", "You have nothing to answer here.")
+    require(
+        state["phase"] == phase,
+        "no_window",
+        gettext_noop("No %(window)s window is open."),
+        window=phase,
+    )
+    require(
+        seat in rules.remaining(state),
+        "not_asked",
+        gettext_noop("You have nothing to answer here."),
+    )
 
 
 # --- the actions ---------------------------------------------------------------------------
@@ -138,9 +165,13 @@ def do_play(state: State, seat: int, action: Action, events: list[Event]) -> Non
     require(
         rules.kinds(state)[card] != MOTH or seat == state["guard"],
         "moth",
-        "Only the guard may play a Cheating Moth.",
+        gettext_noop("Only the guard may play a Cheating Moth."),
     )
-    require(rules.can_play(state, seat, card), "not_playable", "Play one above or one below.")
+    require(
+        rules.can_play(state, seat, card),
+        "not_playable",
+        gettext_noop("Play one above or one below."),
+    )
     state["hands"][seat].remove(card)
     state["discard"].append(card)
     kind = rules.kinds(state)[card]
@@ -163,7 +194,11 @@ def do_play(state: State, seat: int, action: Action, events: list[Event]) -> Non
 
 def do_draw(state: State, seat: int, action: Action, events: list[Event]) -> None:
     my_turn(state, seat, "play")
-    require(not rules.playable(state, seat), "must_play", "You can play, so you must play.")
+    require(
+        not rules.playable(state, seat),
+        "must_play",
+        gettext_noop("You can play, so you must play."),
+    )
     rules.draw_one(state, seat, events)
     rules.advance(state, events, seat)
 
@@ -173,8 +208,10 @@ def do_give(state: State, seat: int, action: Action, events: list[Event]) -> Non
     card = card_field(state, action)
     to = seat_field(state, action, "to")
     in_hand(state, seat, card)
-    require(rules.kinds(state)[card] != MOTH, "moth", "A Cheating Moth cannot be given.")
-    require(to != seat, "bad_target", "Give the card to another player.")
+    require(
+        rules.kinds(state)[card] != MOTH, "moth", gettext_noop("A Cheating Moth cannot be given.")
+    )
+    require(to != seat, "bad_target", gettext_noop("Give the card to another player."))
     state["hands"][seat].remove(card)
     state["hands"][to].append(card)
     events.append(public("spider_gave", seat=seat, to=to))
@@ -191,7 +228,7 @@ def do_race(state: State, seat: int, action: Action, events: list[Event]) -> Non
     require(
         card in rules.race_cards(state, seat),
         "not_a_match",
-        "Race with a plain number card of the cockroach's value.",
+        gettext_noop("Race with a plain number card of the cockroach's value."),
     )
     by = state["window"]["by"]
     state["hands"][seat].remove(card)
@@ -216,22 +253,32 @@ def do_gift(state: State, seat: int, action: Action, events: list[Event]) -> Non
     asked(state, seat, "gift")
     card = card_field(state, action)
     in_hand(state, seat, card)
-    require(rules.kinds(state)[card] != MOTH, "moth", "A Cheating Moth cannot be given.")
+    require(
+        rules.kinds(state)[card] != MOTH, "moth", gettext_noop("A Cheating Moth cannot be given.")
+    )
     state["window"]["chosen"][seat] = card
     events.append(private("gift_chosen", [seat], seat=seat, card=rules.face(state, card)))
 
 
 def do_cheat(state: State, seat: int, action: Action, events: list[Event]) -> None:
     card = card_field(state, action)
-    require(seat != state["guard"], "guard_cannot_cheat", "The guard cannot cheat.")
+    require(seat != state["guard"], "guard_cannot_cheat", gettext_noop("The guard cannot cheat."))
     count_aside(state)
-    require(state["sleeves"][seat] is None, "sleeve_full", "Your sleeve already holds a card.")
-    require(len(state["hands"][seat]) >= 2, "last_card", "You cannot cheat away your last card.")
+    require(
+        state["sleeves"][seat] is None,
+        "sleeve_full",
+        gettext_noop("Your sleeve already holds a card."),
+    )
+    require(
+        len(state["hands"][seat]) >= 2,
+        "last_card",
+        gettext_noop("You cannot cheat away your last card."),
+    )
     in_hand(state, seat, card)
     require(
         card not in rules.reserved(state, seat),
         "reserved",
-        "That card is owed: your chosen gift or the last card you can give.",
+        gettext_noop("That card is owed: your chosen gift or the last card you can give."),
     )
     state["hands"][seat].remove(card)
     state["sleeves"][seat] = card
@@ -250,16 +297,22 @@ def do_cheat(state: State, seat: int, action: Action, events: list[Event]) -> No
 
 
 def do_accuse(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    require(seat == state["guard"], "not_guard", "Only the guard may accuse.")
+    require(seat == state["guard"], "not_guard", gettext_noop("Only the guard may accuse."))
     target = seat_field(state, action, "target")
-    require(target != seat, "bad_target", "Accuse another player.")
+    require(target != seat, "bad_target", gettext_noop("Accuse another player."))
     options = rules.handover_options(state, seat)
     if action.get("card") is None and "card" in action:
-        require(not options, "bad_card", "Name the non-moth card you would hand over.")
+        require(
+            not options, "bad_card", gettext_noop("Name the non-moth card you would hand over.")
+        )
         card = None
     else:
         card = card_field(state, action)
-        require(card in options, "bad_card", "Name a non-moth card from your hand (not your gift).")
+        require(
+            card in options,
+            "bad_card",
+            gettext_noop("Name a non-moth card from your hand (not your gift)."),
+        )
     count_aside(state)
     caught = state["sleeves"][target]
     state["last_accusation"] = {
@@ -304,7 +357,7 @@ def do_accuse(state: State, seat: int, action: Action, events: list[Event]) -> N
 
 def do_timeout(state: State, events: list[Event]) -> None:
     phase = state["phase"]
-    require(phase in rules.WINDOWS, "no_window", "No window is open.")
+    require(phase in rules.WINDOWS, "no_window", gettext_noop("No window is open."))
     events.append(public("window_timeout", window=phase))
     if phase == "race":
         events.append(public("race_closed", winner=None))

@@ -71,6 +71,7 @@ from games.engines.core import (
     Waiting,
     aside_from_view,
     bot_from_view,
+    gettext_noop,
     public,
     require,
     require_type,
@@ -107,11 +108,16 @@ class MogelMotte(LegalFromList):
         require(
             isinstance(players, int) and self.min_players <= players <= self.max_players,
             "bad_players",
-            "Mogel Motte is for 3 to 5 players.",
+            gettext_noop("Mogel Motte is for 3 to 5 players."),
         )
         options = dict(options or {})
         unknown = set(options) - {START_OPTION, LEGACY_START_OPTION}
-        require(not unknown, "bad_option", f"Unknown option(s): {sorted(unknown)}.")
+        require(
+            not unknown,
+            "bad_option",
+            gettext_noop("Unknown options: %(options)s."),
+            options=", ".join(sorted(map(str, unknown))),
+        )
         first_guard = options.get(START_OPTION, options.get(LEGACY_START_OPTION))
         if first_guard is not None:
             require(
@@ -119,7 +125,8 @@ class MogelMotte(LegalFromList):
                 and not isinstance(first_guard, bool)
                 and 0 <= first_guard < players,
                 "bad_option",
-                f"{START_OPTION} must be a seat number.",
+                gettext_noop("'%(option)s' must be a seat number."),
+                option=START_OPTION,
             )
         return rules.new_state(players, first_guard, seed, self.rules_version)
 
@@ -129,11 +136,13 @@ class MogelMotte(LegalFromList):
     def apply(self, state: State, seat: int | None, action: Action) -> tuple[State, list[Event]]:
         kind = require_type(action, actions.FIELDS)
         actions.check_fields(action, kind)
-        require(state["phase"] != "over", "game_over", "The game is over.")
+        require(state["phase"] != "over", "game_over", gettext_noop("The game is over."))
         events: list[Event] = []
         if seat is None:
-            require(kind == "timeout", "bad_seat", "Only players take actions.")
-            require(state["phase"] in rules.WINDOWS, "no_window", "No window is open.")
+            require(kind == "timeout", "bad_seat", gettext_noop("Only players take actions."))
+            require(
+                state["phase"] in rules.WINDOWS, "no_window", gettext_noop("No window is open.")
+            )
             new = rules.copy_state(state)
             actions.do_timeout(new, events)
         else:
@@ -142,9 +151,9 @@ class MogelMotte(LegalFromList):
                 and not isinstance(seat, bool)
                 and 0 <= seat < state["players"],
                 "bad_seat",
-                "There is no such seat.",
+                gettext_noop("There is no such seat."),
             )
-            require(kind != "timeout", "bad_seat", "Only the system closes a window.")
+            require(kind != "timeout", "bad_seat", gettext_noop("Only the system closes a window."))
             new = rules.copy_state(state)
             actions.HANDLERS[kind](new, seat, action, events)
         rules.settle(new, events)
