@@ -145,14 +145,31 @@ def action_groups(
     return sorted(groups.values(), key=lambda g: presentation.move_rank(g.type))
 
 
+# A field whose answer is a short list of cards, picked one place at a time (naming two
+# cards: up to ~60 ordered pairs): ``f_<field>__1``, ``f_<field>__2``, ... each one card id,
+# or empty for none; the list is the non-empty ones in order.
+PLACE = "__"
+
+
 def action_from_post(data: Any, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
     """The legal action the form describes, or None (a forged or stale form)."""
     kind = data.get("type")
     candidate: dict[str, Any] = {"type": kind}
+    places: dict[str, dict[int, int]] = {}
     for key in data:
-        if key.startswith("f_"):
-            try:
+        if not key.startswith("f_"):
+            continue
+        name, _sep, place = key[2:].rpartition(PLACE)
+        try:
+            if name and place.isdigit():
+                if data[key] != "":
+                    places.setdefault(name, {})[int(place)] = int(data[key])
+                else:
+                    places.setdefault(name, {})
+            else:
                 candidate[key[2:]] = json.loads(data[key])
-            except (TypeError, ValueError):
-                return None
+        except (TypeError, ValueError):
+            return None
+    for name, picked in places.items():
+        candidate[name] = [picked[place] for place in sorted(picked)]
     return candidate if candidate in legal else None

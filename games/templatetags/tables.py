@@ -427,6 +427,30 @@ def field_choices(field: Any, view: Any, slug: str = "") -> list[dict[str, Any]]
     return out
 
 
+@register.simple_tag
+def field_picks(field: Any, choices: Any, view: Any, slug: str = "") -> list[dict[str, Any]]:
+    """The cards to pick place by place (a first, then a second or none), when a field's
+    answers are lists of at most two cards, too many to show as choices: naming two cards
+    of a hand makes up to ~60 ordered pairs, a select on a phone. Every card that occurs in
+    an answer, once, in the game's card order; empty for any other field."""
+    if radio_ok(choices):
+        return []
+    cards = _cards_by_id(view)
+    ids: set[int] = set()
+    for value, _label in getattr(field, "options", []):
+        try:
+            answer = json.loads(value)
+        except ValueError:
+            return []
+        if not isinstance(answer, list) or not 1 <= len(answer) <= 2:
+            return []
+        if not _cards_of(answer, cards):
+            return []
+        ids.update(answer)
+    order = registry.get(slug).card_order
+    return sorted((cards[ident] for ident in ids), key=lambda card: (order(card), card["id"]))
+
+
 @register.filter
 def radio_ok(choices: Any) -> bool:
     """Few enough options to show them all as tap targets."""

@@ -1,0 +1,99 @@
+"""Naming two cards in Cockroach Poker Royal is picked card by card, in order (phone review,
+2026-12-01): the ordered pairs of a hand, up to ~60, were one long select."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.contrib.messages import get_messages
+from django.test import Client
+from django.urls import reverse
+
+from games import services
+from games.engines import registry
+from games.models import Event, Game
+from tests.games.helpers import next_human_move, seat_users
+
+pytestmark = pytest.mark.django_db
+
+ENGINE = registry.get("cockroach-poker-royal")
+
+
+def _a_naming_with_a_picker(started) -> tuple[Game, int, Client, str]:
+    """Plays tables until a seat must name cards and its page offers the picker."""
+    rng = random.Random(8)
+    for _table in range(60):
+        game = started("cockroach-poker-royal")
+        users = seat_users(game)
+        for _move in range(200):
+            game.refresh_from_db()
+            if game.status != Game.Status.ACTIVE:
+                break
+            (seat,) = ENGINE.waiting_for(game.state).seats
+            if game.state["phase"] == "name":
+                page = Client()
+                page.force_login(users[seat])
+                html = page.get(reverse("games:table", args=[game.pk])).content.decode()
+                if 'name="f_cards__1"' in html:
+                    return game, seat, page, html
+            seat, action = next_human_move(game, rng)
+            services.act(users[seat], game.pk, game.version_for(seat), action)
+    raise AssertionError("no naming with the picker in 60 tables")
+
+
+def _picked(html: str, place: int) -> list[str]:
+    return re.findall(rf'name="f_cards__{place}" value="(\d*)"', html)
+
+
+def test_the_cards_are_named_in_the_order_picked(started):
+    game, seat, page, html = _a_naming_with_a_picker(started)
+    assert '<select id="f-name-cards"' not in html
+    pairs = [a["cards"] for a in ENGINE.legal_actions(game.state, seat) if len(a["cards"]) == 2]
+    first, second = pairs[0]
+    cards = {int(c) for c in _picked(html, 1)}
+    assert {first, second} <= cards and _picked(html, 2)[0] == ""  # "none" comes first
+    version = game.version
+
+    answer = page.post(
+        reverse("games:act", args=[game.pk]),
+        {
+            "version": game.version_for(seat),
+            "type": "name",
+            "f_cards__1": str(second),
+            "f_cards__2": str(first),
+            "key": "name-1",
+        },
+    )
+
+    assert answer.status_code == 302
+    row = Event.objects.get(game=game, seq__gt=version, reason=Event.Reason.MOVE)
+    assert row.action == {"type": "name", "cards": [second, first]}
+
+
+def test_one_card_that_does_not_match_the_claim_is_refused_and_nothing_changes(started):
+    game, seat, page, _html = _a_naming_with_a_picker(started)
+    singles = {
+        a["cards"][0] for a in ENGINE.legal_actions(game.state, seat) if len(a["cards"]) == 1
+    }
+    plain = {c for a in ENGINE.legal_actions(game.state, seat) for c in a["cards"]}
+    # one card that does not match the claim; with none in hand, the same card twice
+    wrong, then = (min(plain - singles), "") if plain - singles else (min(plain), str(min(plain)))
+    version = game.version
+
+    answer = page.post(
+        reverse("games:act", args=[game.pk]),
+        {
+            "version": game.version_for(seat),
+            "type": "name",
+            "f_cards__1": str(wrong),
+            "f_cards__2": then,
+        },
+        follow=True,
+    )
+
+    game.refresh_from_db()
+    assert game.version == version
+    said = [str(m) for m in get_messages(answer.wsgi_request)] or [answer.content.decode()]
+    assert any("not possible" in text for text in said), said
