@@ -111,7 +111,11 @@ class RequestGuardMiddleware:
             check_inputs(request)
         except BadInput as exc:
             return error_response(request, 400, exc.code, exc.message)
-        except (MultiPartParserError, RequestDataTooBig, UnreadablePostError):
+        except RequestDataTooBig:
+            # past DATA_UPLOAD_MAX_MEMORY_SIZE (a move is well under 1 KB): say so, with the
+            # status a client or proxy knows, rather than "not readable"
+            return error_response(request, 413, "too_large", "The request body is too large.")
+        except (MultiPartParserError, UnreadablePostError):
             return error_response(request, 400, "bad_request", "The request body is not readable.")
         who = credential(request)
         ip = client_ip(request)

@@ -37,6 +37,25 @@ def test_nul_in_an_idempotency_key_is_a_400_not_a_500(game):
     assert response["Cache-Control"] == "no-store"
 
 
+def test_a_body_past_the_upload_limit_is_a_413_and_moves_nothing(game, settings):
+    """A 3 MB move was answered "The request body is not readable." with a 400 (robustness
+    review, 2026-12-01)."""
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000
+    user = game.seats.get(index=0).user
+    token = api_token_create(user, "t")[1]
+    version = game.version
+    response = api(
+        Client(),
+        f"/api/games/{game.pk}/actions",
+        {"version": version, "action": {"type": "offer"}, "key": "k" * 20_000},
+        token,
+    )
+    assert response.status_code == 413
+    assert response.json()["code"] == "too_large"
+    game.refresh_from_db()
+    assert game.version == version
+
+
 def test_nul_in_an_invited_name_is_a_400(alice):
     token = api_token_create(alice, "t")[1]
     body = {"game": "imperador", "seats": 3, "invite": ["bo\x00b"]}
