@@ -35,6 +35,7 @@ from config.admin_lookups import DeclaredLookupsOnly
 
 # The one place accounts reaches into games: a ban hands the player's seats to the bot.
 # (accounts.services stays free of games; the games service writes its own log rows.)
+from games import broadcast
 from games.errors import GameError
 from games.services import seats_to_bot_for_banned
 
@@ -154,7 +155,13 @@ class UserAdmin(DeclaredLookupsOnly, DjangoUserAdmin):
         # moderator's change permission (which banning needs) would otherwise allow.
         if not request.user.is_superuser:
             raise PermissionDenied
-        return super().user_change_password(request, id, form_url)
+        response = super().user_change_password(request, id, form_url)
+        if request.method == "POST" and response.status_code == 302:  # the password is set
+            # the player's sessions are signed out by it; their open sockets close too
+            broadcast.password_changed(
+                type(self), request=request, user=self.get_object(request, id)
+            )
+        return response
 
     @admin.action(description=_("Ban selected users…"), permissions=["change"])
     def ban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:

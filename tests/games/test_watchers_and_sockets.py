@@ -357,3 +357,31 @@ def test_a_password_reset_by_mail_closes_every_socket_of_the_player(started):
         await sync_to_async(_close_this_threads_connection)()
 
     asyncio.run(scenario())
+
+
+def test_a_password_set_in_the_admin_closes_the_players_sockets(started, make_user):
+    game = started("cockroach-poker-royal")
+    alice = seat_users(game)[0]
+    browser, admin = Client(), Client()
+    browser.force_login(alice)
+    root = make_user("root")
+    root.is_staff = root.is_superuser = True
+    root.save()
+    admin.force_login(root)
+
+    async def scenario():
+        table = _socket(browser, f"/ws/games/{game.pk}/")
+        assert (await table.connect(timeout=5))[0]
+        await table.receive_json_from(timeout=5)
+        new = "another-long-password-3"
+        answer = await sync_to_async(admin.post)(
+            reverse("admin:auth_user_password_change", args=[alice.pk]),
+            {"password1": new, "password2": new, "usable_password": "true"},
+        )
+        assert answer.status_code == 302, answer.content[:500]
+        closed = await table.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": 4401}, closed
+        await table.disconnect()
+        await sync_to_async(_close_this_threads_connection)()
+
+    asyncio.run(scenario())
