@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -125,17 +126,22 @@ def _act(
 def _saw_this_window_open(change: GameChange, seat: int, version: int) -> bool:
     """The current wait is a window the seat still owes, and ``version`` (older than the
     seat's current one) was sent after the seat could see it open: every row the seat has
-    not seen was written after the change that opened it (read only on the stale path)."""
+    not seen came after the change that opened it (read only on the stale path). That
+    change's rows carry the wait's opening time as theirs, to the microsecond (one ``now``
+    a change), so they are found by equality: no clock is compared with another host's."""
     waiting, opened = change.waiting, change.game.wait_opened_at
     if waiting is None or waiting.kind != "window" or seat not in waiting.seats or not opened:
         return False
     current = change.game.version_for(seat)
     if not version < current:
         return False
-    since_opening = Event.objects.filter(game=change.game, created_at__gt=opened)
+    rows = Event.objects.filter(game=change.game)
+    opening = rows.filter(created_at=opened).aggregate(last=Max("seq"))["last"]
+    if opening is None:
+        return False  # reopened without a row (a seat came back): the seat must read it anew
     unseen = sum(
         1
-        for audience in since_opening.values_list("audience", flat=True)
+        for audience in rows.filter(seq__gt=opening).values_list("audience", flat=True)
         if audience is None or seat in audience
     )
     return version >= current - unseen

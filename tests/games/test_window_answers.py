@@ -105,3 +105,23 @@ def test_a_version_from_before_the_window_opened_is_still_stale(trio):
 
     game.refresh_from_db()
     assert game.version == version and _slaps(game, slapper) == 0
+
+
+def test_a_clock_running_ahead_elsewhere_does_not_make_an_unseen_window_seen(trio):
+    """Rows are ordered by their number, not by the time a host wrote on them: a row from
+    before the window, stamped later than its opening by a worker whose clock runs ahead,
+    still counts as before it (diff review, 2026-12-01)."""
+    from datetime import timedelta
+
+    game, slapper, _cheater, before = _slap_window_with_a_cheater(trio)
+    users = seat_users(game)
+    opening = Event.objects.filter(game=game, created_at=game.wait_opened_at).order_by("seq")
+    earlier = Event.objects.filter(game=game, seq__lt=opening.first().seq).order_by("-seq")
+    earlier.filter(pk=earlier.first().pk).update(
+        created_at=game.wait_opened_at + timedelta(seconds=1)
+    )
+
+    with pytest.raises(StaleVersion):
+        services.act(users[slapper], game.pk, before, {"type": "slap"})
+
+    assert _slaps(game, slapper) == 0
