@@ -152,7 +152,9 @@ PLACE = "__"
 
 
 def action_from_post(data: Any, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The legal action the form describes, or None (a forged or stale form)."""
+    """The legal action the form describes, or None (a forged or stale form). A list picked
+    place by place may also be an answer the rules refuse (one card that does not match the
+    claim, the same card twice): it is returned as it is, for the rules to say why."""
     kind = data.get("type")
     candidate: dict[str, Any] = {"type": kind}
     places: dict[str, dict[int, int]] = {}
@@ -172,4 +174,9 @@ def action_from_post(data: Any, legal: list[dict[str, Any]]) -> dict[str, Any] |
             return None
     for name, picked in places.items():
         candidate[name] = [picked[place] for place in sorted(picked)]
-    return candidate if candidate in legal else None
+    if candidate in legal:
+        return candidate
+    built = places and any(
+        action["type"] == kind and action.keys() == candidate.keys() for action in legal
+    )
+    return candidate if built else None

@@ -36,3 +36,15 @@ def prefilled_button(pending: Any, move_type: str, posted: dict[str, Any]) -> st
     if kept.keys() != posted.keys():
         return ""
     return " pending" if all(_same(posted[k], kept[k]) for k in kept) else ""
+
+
+@register.simple_tag
+def prefilled_place(pending: Any, move_type: str, field: str, place: int, value: Any) -> str:
+    """`` checked`` on a card picked for a place of a list field (``f_<field>__<place>``) in
+    the kept move; ``value`` "" is the place left empty, checked too when nothing is kept."""
+    kept = None
+    if pending and pending.get("type") == move_type:
+        kept = pending.get(f"f_{field}__{place}")
+    if value == "":
+        return " checked" if not kept else ""
+    return " checked" if kept and _same(value, kept) else ""
