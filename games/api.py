@@ -13,7 +13,9 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
+from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
+from django.utils import translation
 from ninja import NinjaAPI, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.renderers import JSONRenderer
@@ -37,6 +39,11 @@ class TokenAuth(HttpBearer):
             user = user_for_token(token)
         if user is not None:
             request.user = user
+            # as for a signed-in page (accounts/middleware.py): the player's own language
+            # unless the language cookie chose one; the session's middleware never saw a token
+            if user.language and settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
+                translation.activate(user.language)
+                request.LANGUAGE_CODE = user.language
         return user
 
 

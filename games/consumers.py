@@ -28,6 +28,9 @@ from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
+from django.conf import settings
+from django.utils import translation
+from django.utils.translation import gettext as _
 
 from accounts.models import User
 from accounts.notifications import mark_online, mark_present
@@ -78,9 +81,26 @@ def _payload_from_shared(game: Game, user: Any) -> dict[str, Any] | bool | None:
     return selectors.game_payload(game, person)
 
 
-def _act(game_id: int, user: Any, content: dict[str, Any]) -> dict[str, Any]:
+def _language(scope: dict[str, Any], user: Any) -> str:
+    """The language the socket's answers speak, as the site's pages choose it: the language
+    cookie, else the player's own, else the site's."""
+    chosen = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME) or getattr(
+        user, "language", ""
+    )
+    try:
+        return translation.get_supported_language_variant(chosen) if chosen else ""
+    except LookupError:
+        return ""
+
+
+def _act(game_id: int, user: Any, content: dict[str, Any], language: str) -> dict[str, Any]:
+    with translation.override(language or settings.LANGUAGE_CODE):
+        return _act_in_language(game_id, user, content)
+
+
+def _act_in_language(game_id: int, user: Any, content: dict[str, Any]) -> dict[str, Any]:
     if _standing(user) is None:
-        return {"type": "error", "error": "You may not play.", "code": "forbidden"}
+        return {"type": "error", "error": _("You may not play."), "code": "forbidden"}
     try:
         services.act(
             user,
@@ -403,7 +423,8 @@ class GameConsumer(Consumer):
         if content.get("type") == "hello":
             await self._hello(content)
             return
-        reply = await database_sync_to_async(_act)(self.game_id, self.user, content)
+        language = _language(self.scope, self.user)
+        reply = await database_sync_to_async(_act)(self.game_id, self.user, content, language)
         await self.send_json(reply)
 
 

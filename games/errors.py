@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.utils.translation import gettext
 from django.utils.translation import gettext_lazy as _
 
@@ -19,11 +21,24 @@ class GameError(Exception):
             self.code = code
 
 
-def engine_message(exc: IllegalAction) -> str:
+# The values an engine fills into its refusals that are its own words (an action type, a
+# window, a field): said in the game's words. Any other value (what the client sent, a
+# number) is shown as it was.
+WORD_VALUES = frozenset({"what", "window", "step", "field"})
+
+
+def engine_message(exc: IllegalAction, words: Callable[[str], str] | None = None) -> str:
     """The engine's refusal in the reader's language: its template is marked for the
-    catalogues where the engine raises it, and filled here with the same values."""
+    catalogues where the engine raises it, and filled here with the same values, the
+    engine's words among them through ``words`` (the game's presentation)."""
     text = gettext(exc.template)
-    return text % exc.params if exc.params else text
+    if not exc.params:
+        return text
+    params = {
+        name: words(value) if words and name in WORD_VALUES and isinstance(value, str) else value
+        for name, value in exc.params.items()
+    }
+    return text % params
 
 
 class GameNotFound(GameError):

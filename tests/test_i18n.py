@@ -411,3 +411,54 @@ def test_an_engines_refusal_speaks_the_players_language_with_its_values(started,
     assert said != english  # the catalogue has it
     assert body["error"] == said
     assert "fly" in body["error"]
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_games_own_words_in_a_refusal_are_the_readers(started, lang):
+    """A refusal filled with one of the engine's words said it in English inside the
+    translated sentence: « Aucune fenêtre de réaction « slap » n’est ouverte. » (review)."""
+    from accounts.services import api_token_create
+
+    game = started("mogel-motte")  # no window is open at the start
+    user = _active_user(game)
+    _token, raw = api_token_create(user, "script")
+    api = Client(headers={"Authorization": f"Bearer {raw}", "Accept-Language": lang})
+    seat = Seat.objects.get(game=game, user=user).index
+
+    body = api.post(
+        f"/api/games/{game.pk}/actions",
+        {"version": game.version_for(seat), "action": {"type": "slap"}},
+        content_type="application/json",
+    ).json()
+
+    with translation.override(lang):
+        slap = catalog.get("mogel-motte").word("slap")
+    assert body["code"] == "no_window"
+    assert slap != "slap" and slap in body["error"]
+    assert "slap" not in body["error"]
+
+
+@pytest.mark.django_db
+def test_an_api_token_speaks_its_players_own_language(started):
+    """A script with a French player's token, sending no Accept-Language, was answered in
+    English: the session's middleware never sees a token (review, 2026-12-01)."""
+    from accounts.services import api_token_create
+
+    game = started("mogel-motte")
+    user = _active_user(game)
+    user.language = "fr"
+    user.save(update_fields=["language"])
+    _token, raw = api_token_create(user, "script")
+    api = Client(headers={"Authorization": f"Bearer {raw}"})
+    seat = Seat.objects.get(game=game, user=user).index
+
+    body = api.post(
+        f"/api/games/{game.pk}/actions",
+        {"version": game.version_for(seat), "action": {"type": "fly"}},
+        content_type="application/json",
+    ).json()
+
+    with translation.override("fr"):
+        said = translation.gettext("'%(kind)s' is not an action in this game.") % {"kind": "fly"}
+    assert body["error"] == said != "'fly' is not an action in this game."

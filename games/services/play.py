@@ -11,6 +11,7 @@ from django.db.models import Max
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from games.catalog import registry as catalog
 from games.engines.core import TIMEOUT, IllegalAction
 from games.errors import (
     AlreadyAnswered,
@@ -109,7 +110,9 @@ def _act(
         try:
             change.apply(seat.index, action, Event.Reason.MOVE, user, key)
         except IllegalAction as exc:
-            raise IllegalMove(engine_message(exc), exc.code) from None
+            raise IllegalMove(
+                engine_message(exc, catalog.get(game.engine).word), exc.code
+            ) from None
         if not change.engine.is_legal(before, seat.index, action):
             # The engine accepted a payload with extra or odd fields: only exact moves enter
             # the log (the change rolls the recorded event back).

@@ -8,6 +8,7 @@ import random
 
 import pytest
 from asgiref.sync import sync_to_async
+from django.utils import translation
 
 from games import services
 from games.engines import registry
@@ -126,3 +127,28 @@ def test_a_frame_for_a_socket_that_just_closed_does_not_end_the_consumer():
 
     consumer.base_send = closed
     asyncio.run(consumer.send_json({"type": "state"}))  # no exception
+
+
+def test_a_refused_socket_move_is_told_in_the_players_language(started):
+    """A Czech player's socket move was refused in English (review, 2026-12-01): the socket's
+    answers speak the player's language, as the pages do."""
+    game = started("mogel-motte")
+    user = seat_users(game)[0]
+    user.language = "cs"
+    user.save(update_fields=["language"])
+
+    async def scenario():
+        socket, connected, _ = await connect(user, game.pk)
+        assert connected
+        await socket.receive_json_from(timeout=5)
+        await socket.send_json_to({"version": game.version_for(0), "action": {"type": "fly"}})
+        reply = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        return reply
+
+    reply = asyncio.run(scenario())
+
+    assert reply["type"] == "error" and reply["code"] == "unknown_action"
+    with translation.override("cs"):
+        said = translation.gettext("'%(kind)s' is not an action in this game.") % {"kind": "fly"}
+    assert reply["error"] == said != "'fly' is not an action in this game."

@@ -161,13 +161,14 @@ def apply(state: State, seat: Any, action: Any) -> tuple[State, list[Event]]:
     return new, events
 
 
-def _phase(state: State, wanted: str, what: str) -> None:
+def _phase(state: State, wanted: str, refusal: str) -> None:
+    """``refusal``: the whole sentence (a verb filled into one would stay untranslated)."""
     if state["phase"] != wanted:
         if state["phase"] == "pass" and wanted == "answer":
             raise IllegalAction(
                 "must_pass", gettext_noop("You looked at the card: now you must pass it on.")
             )
-        raise IllegalAction("wrong_phase", gettext_noop("You cannot %(what)s now."), what=what)
+        raise IllegalAction("wrong_phase", refusal)
 
 
 def _target(state: State, action: Action, seat: int) -> int:
@@ -181,7 +182,7 @@ def _target(state: State, action: Action, seat: int) -> int:
 
 
 def _offer(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    _phase(state, "offer", "offer a card")
+    _phase(state, "offer", gettext_noop("You cannot offer a card now."))
     card = int_field(action, "card")
     to = _target(state, action, seat)
     claim = str_field(action, "claim", C.CLAIMS)
@@ -204,7 +205,7 @@ def _offer(state: State, seat: int, action: Action, events: list[Event]) -> None
 
 
 def _call(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    _phase(state, "answer", "call")
+    _phase(state, "answer", gettext_noop("You cannot call now."))
     says = str_field(action, "says", SAYS)
     rnd = state["round"]
     card = rnd["card"]
@@ -249,7 +250,7 @@ def _call(state: State, seat: int, action: Action, events: list[Event]) -> None:
 
 
 def _peek(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    _phase(state, "answer", "look at the card")
+    _phase(state, "answer", gettext_noop("You cannot look at the card now."))
     require(
         R.may_peek(state),
         "must_call",
@@ -262,7 +263,7 @@ def _peek(state: State, seat: int, action: Action, events: list[Event]) -> None:
 
 
 def _pass(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    _phase(state, "pass", "pass the card")
+    _phase(state, "pass", gettext_noop("You cannot pass the card now."))
     to = _target(state, action, seat)
     claim = str_field(action, "claim", C.CLAIMS)
     rnd = state["round"]
@@ -276,7 +277,7 @@ def _pass(state: State, seat: int, action: Action, events: list[Event]) -> None:
 
 
 def _name(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    _phase(state, "name", "name cards")
+    _phase(state, "name", gettext_noop("You cannot name cards now."))
     named = action.get("cards")
     if (
         not isinstance(named, list)
