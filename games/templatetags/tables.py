@@ -431,8 +431,9 @@ def field_choices(field: Any, view: Any, slug: str = "") -> list[dict[str, Any]]
 def field_picks(field: Any, choices: Any, view: Any, slug: str = "") -> list[dict[str, Any]]:
     """The cards to pick place by place (a first, then a second or none), when a field's
     answers are lists of at most two cards, too many to show as choices: naming two cards
-    of a hand makes up to ~60 ordered pairs, a select on a phone. Every card that occurs in
-    an answer, once, in the game's card order; empty for any other field."""
+    of a hand makes up to ~60 ordered pairs, a select on a phone. Every kind of card that
+    occurs in an answer, in the game's card order, as ``{"card", "count", "first",
+    "second"}`` (the ids each place posts); empty for any other field."""
     if radio_ok(choices):
         return []
     cards = _cards_by_id(view)
@@ -447,8 +448,18 @@ def field_picks(field: Any, choices: Any, view: Any, slug: str = "") -> list[dic
         if not _cards_of(answer, cards):
             return []
         ids.update(answer)
+    # Cards of one kind are the same answer (as field_choices merges them): one chip a kind,
+    # with its count; the first place posts one of them, the second place another, so a
+    # pair of the kind is two cards.
+    kinds: dict[tuple[Any, Any], list[int]] = {}
+    for ident in sorted(ids):
+        kinds.setdefault((cards[ident].get("kind"), cards[ident].get("value")), []).append(ident)
     order = registry.get(slug).card_order
-    return sorted((cards[ident] for ident in ids), key=lambda card: (order(card), card["id"]))
+    picks = [
+        {"card": cards[same[0]], "count": len(same), "first": same[0], "second": same[-1]}
+        for same in kinds.values()
+    ]
+    return sorted(picks, key=lambda pick: (order(pick["card"]), pick["first"]))
 
 
 @register.filter

@@ -35,7 +35,8 @@ def _a_naming_with_a_picker(started) -> tuple[Game, int, Client, str]:
                 page = Client()
                 page.force_login(users[seat])
                 html = page.get(reverse("games:table", args=[game.pk])).content.decode()
-                if 'name="f_cards__1"' in html:
+                firsts, seconds = _picked(html, 1), _picked(html, 2)[:-1]
+                if firsts != seconds and len(firsts) >= 2:  # a kind held twice, two kinds
                     return game, seat, page, html
             seat, action = next_human_move(game, rng)
             services.act(users[seat], game.pk, game.version_for(seat), action)
@@ -46,29 +47,47 @@ def _picked(html: str, place: int) -> list[str]:
     return re.findall(rf'name="f_cards__{place}" value="(\d*)"', html)
 
 
-def test_the_cards_are_named_in_the_order_picked(started):
-    game, seat, page, html = _a_naming_with_a_picker(started)
-    assert '<select id="f-name-cards"' not in html
-    pairs = [a["cards"] for a in ENGINE.legal_actions(game.state, seat) if len(a["cards"]) == 2]
-    first, second = pairs[0]
-    cards = {int(c) for c in _picked(html, 1)}
-    assert {first, second} <= cards and _picked(html, 2)[-1] == ""  # then "none", last
-    version = game.version
-
-    answer = page.post(
+def _name(page: Client, game: Game, seat: int, first: str, second: str):
+    return page.post(
         reverse("games:act", args=[game.pk]),
         {
             "version": game.version_for(seat),
             "type": "name",
-            "f_cards__1": str(second),
-            "f_cards__2": str(first),
-            "key": "name-1",
+            "f_cards__1": first,
+            "f_cards__2": second,
+            "key": f"name-{first}-{second}",
         },
     )
 
+
+def test_one_chip_a_kind_and_the_cards_named_in_the_order_picked(started):
+    game, seat, page, html = _a_naming_with_a_picker(started)
+    assert '<select id="f-name-cards"' not in html
+    plain = {c for a in ENGINE.legal_actions(game.state, seat) for c in a["cards"]}
+    firsts, seconds = _picked(html, 1), _picked(html, 2)
+    assert seconds[-1] == ""  # "none", last
+    assert len(firsts) == len({game.state["kinds"][c] for c in plain})  # one chip a kind
+    version = game.version
+
+    answer = _name(page, game, seat, firsts[-1], seconds[0])  # the last kind, then the first
+
     assert answer.status_code == 302
     row = Event.objects.get(game=game, seq__gt=version, reason=Event.Reason.MOVE)
-    assert row.action == {"type": "name", "cards": [second, first]}
+    assert row.action == {"type": "name", "cards": [int(firsts[-1]), int(seconds[0])]}
+
+
+def test_a_kind_picked_for_both_places_names_two_cards_of_it(started):
+    game, seat, page, html = _a_naming_with_a_picker(started)
+    firsts, seconds = _picked(html, 1), _picked(html, 2)[:-1]
+    twice = next(i for i, (a, b) in enumerate(zip(firsts, seconds, strict=True)) if a != b)
+    kinds = game.state["kinds"]
+    assert kinds[int(firsts[twice])] == kinds[int(seconds[twice])]
+    version = game.version
+
+    _name(page, game, seat, firsts[twice], seconds[twice])
+
+    row = Event.objects.get(game=game, seq__gt=version, reason=Event.Reason.MOVE)
+    assert row.action == {"type": "name", "cards": [int(firsts[twice]), int(seconds[twice])]}
 
 
 def test_one_card_that_does_not_match_the_claim_is_refused_and_nothing_changes(started):
