@@ -79,6 +79,8 @@ def _act(
             if change.recorded.action != _as_stored(action):
                 raise KeyReused()
             return ActResult(game, replayed=True, seats=change.seats)
+        if game.status == Game.Status.FINISHED:
+            raise NotActive(_("This game is over."))  # as the table's form says it
         if game.status != Game.Status.ACTIVE:
             raise NotActive(_("This game is not in play."))
         if seat.is_bot:

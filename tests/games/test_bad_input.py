@@ -136,6 +136,16 @@ def test_a_move_form_from_a_watcher_or_a_finished_table_says_why_it_was_refused(
     player.force_login(seat_users(game)[0])
     answer = player.post(f"/games/{game.pk}/act/", {"version": "1", "type": "offer"}, follow=True)
     assert [str(m) for m in answer.context["messages"]] == ["This game is over."]
+    # and the API says the same
+    token = api_token_create(seat_users(game)[0], "script")[1]
+    answer = Client().post(
+        f"/api/games/{game.pk}/actions",
+        {"version": game.version_for(0), "action": {"type": "offer"}},
+        content_type="application/json",
+        headers={"Authorization": f"Bearer {token}"},
+    )
+    assert answer.status_code == 409
+    assert answer.json() == {"error": "This game is over.", "code": "not_active"}
 
 
 def test_an_invitation_refused_repeats_the_name_without_its_direction_characters(alice):
