@@ -29,7 +29,10 @@ class ReportForm(forms.Form):
 
     def __init__(self, *args: object, seats: list[Seat], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["reported"].choices = [(seat.index, seat.name) for seat in seats]
+        # no player chosen until one is: a report sent by one stray tap named the first
+        self.fields["reported"].choices = [("", _("Choose a player"))] + [
+            (seat.index, seat.name) for seat in seats
+        ]
 
 
 @login_required

@@ -427,7 +427,12 @@ def test_report_page_lists_the_other_players_and_files_the_report(started, trio,
     page = client.get(url)
     assert page.status_code == 200
     choices = [label for _value, label in page.context["form"].fields["reported"].choices]
-    assert choices == ["bob", "carol"]
+    assert choices == ["Choose a player", "bob", "carol"]
+
+    # the form as it opens, sent by a stray tap: nobody is reported (review, 2026-12-01)
+    untouched = client.post(url, {"reported": "", "reason": "abuse", "text": ""})
+    assert untouched.status_code == 200 and untouched.context["form"].errors["reported"]
+    assert not Report.objects.exists()
 
     response = client.post(
         url, {"reported": "1", "reason": "abuse", "text": "insults"}, follow=True
