@@ -3,13 +3,13 @@
 Every change of a game goes through ``games.services.change.GameChange``.
 """
 
+from games.services.departure import seats_to_bot_for_banned
 from games.services.moderation import (
     force_deadline,
     game_abort,
     report_create,
     report_resolve,
     seat_to_bot,
-    seats_to_bot_for_banned,
 )
 from games.services.notify import send_due_reminders
 from games.services.pace import live_answer, live_check, live_check_all, live_propose

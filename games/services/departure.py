@@ -1,4 +1,5 @@
-"""A player who closes their account leaves every table, so that nobody waits for them again.
+"""A player who closes their account, or is banned, leaves every table, so that nobody waits
+for them again.
 
 Tables they created and not yet started are cancelled (whoever sat down or was invited hears
 it); their seats at other tables in the lobby are freed; their open invitations are declined;
@@ -8,10 +9,14 @@ reclaimable). One table at a time, in id order, as the ban's handover does.
 
 from __future__ import annotations
 
+from django.db import transaction
+from django.utils.translation import gettext as _
+
 from accounts.models import User
+from games.errors import GameError
 from games.models import Game, Invitation, Seat
 from games.services import notify
-from games.services.moderation import seats_handed_to_bot
+from games.services.moderation import ModerationAction, log_action, seats_handed_to_bot
 from games.services.tables import game_cancel, game_leave, invitation_decline
 
 
@@ -20,8 +25,9 @@ def _lobbies_seated_at(user: User) -> list[int]:
     return sorted(set(seats.values_list("game_id", flat=True)))
 
 
-def player_departed(user: User) -> list[int]:
-    """Every table the player left; see the module's docstring."""
+def leave_lobbies(user: User) -> list[int]:
+    """The tables in the lobby the player leaves: the ones they created are cancelled, their
+    seats at the others freed, their open invitations declined."""
     left = []
     created = Game.objects.filter(created_by=user, status=Game.Status.LOBBY)
     for game_id in sorted(created.values_list("pk", flat=True)):
@@ -35,8 +41,36 @@ def player_departed(user: User) -> list[int]:
     )
     for game_id in sorted(invited.values_list("game_id", flat=True)):
         invitation_decline(user, game_id)
+    return left
+
+
+def player_departed(user: User) -> list[int]:
+    """Every table the player left; see the module's docstring."""
+    left = leave_lobbies(user)
     for change, _seat in seats_handed_to_bot(user, (Game.Status.ACTIVE,), "closed"):
         if change.game.status == Game.Status.ACTIVE:  # the bots may have played it out
             notify.player_left(change.game, user, change.seats)
         left.append(change.game.pk)
     return left
+
+
+@transaction.atomic
+def seats_to_bot_for_banned(actor: User, user: User) -> list[Seat]:
+    """After a ban: the player leaves the tables in the lobby as a closed account does (a
+    table they created waited for them to start it; their seats elsewhere stayed taken, as
+    "(bot)"), and at tables in play the bot takes each seat (bot_reason "banned")."""
+    user = User.objects.get(pk=user.pk)
+    if user.banned_at is None:
+        raise GameError(_("%(name)s is not banned.") % {"name": user.username}, "not_banned")
+    leave_lobbies(user)
+    handed = []
+    for change, seat in seats_handed_to_bot(user, (Game.Status.ACTIVE,), "banned"):
+        log_action(
+            actor,
+            ModerationAction.BANNED_SEAT_TO_BOT,
+            user.ban_reason,
+            game_id=change.game.pk,
+            target=user,
+        )
+        handed.append(seat)
+    return handed

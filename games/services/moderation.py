@@ -47,7 +47,9 @@ def _reason(reason: str) -> str:
     return reason
 
 
-def _log(actor: Any, action: str, reason: str, game_id: int | None = None, target: Any = None):
+def log_action(
+    actor: Any, action: str, reason: str, game_id: int | None = None, target: Any = None
+):
     return ModerationLog.objects.create(
         actor=actor, action=action, target_user=target, game_id=game_id, reason=reason
     )
@@ -79,7 +81,7 @@ def game_abort(actor: User, game_id: int, reason: str) -> Game:
         game.invitations.filter(status=Invitation.Status.PENDING).update(
             status=Invitation.Status.CANCELLED, answered_at=game.finished_at
         )
-        _log(actor, ModerationAction.GAME_ABORT, reason, game_id=game.pk)
+        log_action(actor, ModerationAction.GAME_ABORT, reason, game_id=game.pk)
         for seat in (s for s in change.seats if s.user is not None and s.user.is_active):
             text = gettext_lazy("A moderator stopped %(game)s #%(id)s. It ends without a result.")
             _tell(seat.user, Notification.Kind.GAME_FINISHED, text, game)
@@ -116,7 +118,7 @@ def seat_to_bot(actor: User, game_id: int, seat_index: int, reason: str) -> Seat
                 "already_bot",
             )
         hand_to_bot(change, seat, "admin")
-        _log(actor, ModerationAction.SEAT_TO_BOT, reason, game_id=game.pk, target=seat.user)
+        log_action(actor, ModerationAction.SEAT_TO_BOT, reason, game_id=game.pk, target=seat.user)
         if seat.user is not None and seat.user.is_active:
             text = gettext_lazy("A moderator handed your seat at %(game)s #%(id)s to the bot.")
             _tell(seat.user, Notification.Kind.SEAT_TO_BOT, text, game)
@@ -138,27 +140,8 @@ def force_deadline(actor: User, game_id: int, reason: str) -> Game:
     # The same path as the sweeper, for the wait that was current.
     if not apply_deadline(game.pk, game.wait_seq):
         raise GameError(_("Game #%(id)s has nothing to time out.") % {"id": game.pk}, "no_wait")
-    _log(actor, ModerationAction.FORCE_DEADLINE, reason, game_id=game.pk, target=target)
+    log_action(actor, ModerationAction.FORCE_DEADLINE, reason, game_id=game.pk, target=target)
     return Game.objects.get(pk=game.pk)
-
-
-@transaction.atomic
-def seats_to_bot_for_banned(actor: User, user: User) -> list[Seat]:
-    """After a ban: each seat the player holds at an open table goes to the bot (bot_reason "banned")."""
-    user = User.objects.get(pk=user.pk)
-    if user.banned_at is None:
-        raise GameError(_("%(name)s is not banned.") % {"name": user.username}, "not_banned")
-    handed = []
-    for change, seat in seats_handed_to_bot(user, OPEN_STATUSES, "banned"):
-        _log(
-            actor,
-            ModerationAction.BANNED_SEAT_TO_BOT,
-            user.ban_reason,
-            game_id=change.game.pk,
-            target=user,
-        )
-        handed.append(seat)
-    return handed
 
 
 def seats_handed_to_bot(
@@ -267,7 +250,7 @@ def report_resolve(actor: User, report: Report, status: str, resolution: str) ->
         if status == Report.Status.RESOLVED
         else ModerationAction.REPORT_DISMISSED
     )
-    _log(actor, action, resolution, game_id=report.game_id, target=report.reported)
+    log_action(actor, action, resolution, game_id=report.game_id, target=report.reported)
     # the reporter hears that someone looked (not what was decided, nor the note: both stay
     # between the moderators and the log)
     reporter = report.reporter

@@ -268,6 +268,35 @@ def test_banning_a_user_hands_their_open_seats_to_the_bot(as_admin, started, tri
     ]
 
 
+def test_a_banned_player_leaves_the_tables_in_the_lobby(as_admin, trio):
+    """The tables a banned player had not started stayed, waiting for him to start them; his
+    seat at another's stayed taken, as "(bot)"; his invitations pending (social review,
+    2026-12-01). He leaves them as a closed account does."""
+    alice, bob, carol = trio
+    his = services.game_create(bob, engine=GAME, seats=3, invite=["alice"])
+    services.game_join(alice, his.pk)
+    hers = services.game_create(carol, engine=GAME, seats=3, invite=["bob", "alice"])
+    services.game_join(bob, hers.pk)
+    invited = services.game_create(alice, engine=GAME, seats=3, invite=["bob"])
+
+    response = as_admin.post(
+        reverse("admin:accounts_user_changelist"),
+        {
+            "action": "ban_users",
+            ACTION_CHECKBOX_NAME: [bob.pk],
+            "index": 0,
+            "apply": "yes",
+            "reason": "abuse",
+        },
+    )
+
+    assert response.status_code == 302
+    assert Game.objects.get(pk=his.pk).status == Game.Status.ABORTED
+    assert not Seat.objects.filter(game=hers, user=bob).exists()
+    assert not Seat.objects.filter(game=hers, is_bot=True).exists()  # the seat is free
+    assert Invitation.objects.get(game=invited, to_user=bob).status == "declined"
+
+
 def test_seats_to_bot_for_banned_refuses_a_player_who_is_not_banned(admin_user, started, trio):
     started(GAME)
     with pytest.raises(GameError):
