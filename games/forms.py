@@ -38,6 +38,8 @@ class NewGameForm(forms.Form):
     invite = forms.MultipleChoiceField(
         label=_("Invite friends"), required=False, widget=forms.CheckboxSelectMultiple
     )
+    # the form's own key: sent twice, it still makes one table (games/create_once.py)
+    key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def __init__(self, *args: object, user: object, **kwargs: object) -> None:
         super().__init__(*args, **kwargs)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 import uuid
 from typing import Any
 
@@ -21,7 +22,7 @@ from accounts import notifications
 from accounts.models import User
 from accounts.selectors import are_friends
 from config.guard import SaidNotFound
-from games import pending, presenters, replays, selectors, services
+from games import create_once, pending, presenters, replays, selectors, services
 from games.catalog import registry as catalog
 from games.engines import registry
 from games.errors import GameError, NotActive, NotAllowed, StaleVersion
@@ -75,10 +76,19 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 @login_required
 def new_game(request: HttpRequest) -> HttpResponse:
-    initial = {"invite": [request.GET["invite"]]} if request.GET.get("invite") else {}
+    initial: dict[str, Any] = {"key": secrets.token_urlsafe(12)}
+    if request.GET.get("invite"):
+        initial["invite"] = [request.GET["invite"]]
     form = NewGameForm(request.POST or None, user=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
+        key = data["key"]
+        if key and not create_once.claim(request.user.pk, key):
+            game_id = create_once.table_made(request.user.pk, key)
+            if game_id is None:
+                return redirect("games:my_games")
+            messages.info(request, _("This table was already created."))
+            return redirect("games:table", game_id=game_id)
         try:
             game = services.game_create(
                 request.user,
@@ -96,8 +106,16 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 else {},
             )
         except GameError as exc:
+            if key:
+                create_once.failed(request.user.pk, key)
             form.add_error(None, exc.message)
+        except Exception:
+            if key:
+                create_once.failed(request.user.pk, key)
+            raise
         else:
+            if key:
+                create_once.made(request.user.pk, key, game.pk)
             messages.success(
                 request, _("Table created. Invite friends or start when you are ready.")
             )
