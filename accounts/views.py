@@ -414,7 +414,10 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     user = notifications.user_for_unsubscribe(token)
     if user is None:
         return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
-    if request.method == "POST":
-        services.profile_update(user, email_preference=EmailPreference.NONE)
-        return render(request, "accounts/unsubscribe.html", {"done": True, "target": user})
-    return render(request, "accounts/unsubscribe.html", {"target": user})
+    # in the language of the email the link came from: opened in another browser, the page
+    # spoke that browser's language (a Persian player's link answered in English)
+    with translation.override(notifications.written_in(user)):
+        if request.method == "POST":
+            services.profile_update(user, email_preference=EmailPreference.NONE)
+            return render(request, "accounts/unsubscribe.html", {"done": True, "target": user})
+        return render(request, "accounts/unsubscribe.html", {"target": user})

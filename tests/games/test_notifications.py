@@ -11,7 +11,7 @@ import pytest
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import timezone, translation
 
 from accounts import notifications
 from accounts.models import EmailPreference, Notification
@@ -242,6 +242,20 @@ def test_one_click_unsubscribe_turns_game_email_off(alice):
     alice.refresh_from_db()
     assert alice.email_preference == EmailPreference.NONE
     assert Client().post(reverse("unsubscribe", args=["forged"])).status_code == 400
+
+
+def test_the_unsubscribe_page_speaks_the_language_of_the_email(alice):
+    """Opened from a Persian email in another browser, the page was English (review)."""
+    alice.language = "fa"
+    alice.save(update_fields=["language"])
+    token = notifications.unsubscribe_token(alice)
+
+    page = Client().get(reverse("unsubscribe", args=[token])).content.decode()
+
+    with translation.override("fa"):
+        heading = translation.gettext("Game emails")
+    assert heading != "Game emails" and f"<h1>{heading}</h1>" in page
+    assert 'dir="rtl"' in page
 
 
 def test_vacation_extends_turn_deadlines_and_is_capped_at_14_days_a_year(started):
