@@ -462,3 +462,18 @@ def test_an_api_token_speaks_its_players_own_language(started):
     with translation.override("fr"):
         said = translation.gettext("'%(kind)s' is not an action in this game.") % {"kind": "fly"}
     assert body["error"] == said != "'fly' is not an action in this game."
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_a_password_too_short_is_refused_in_the_readers_language(lang):
+    """Django 5.2 reworded its minimum length message and its Persian and Czech catalogues
+    kept the old words: signing up in Persian showed it in English (social review)."""
+    from django.contrib.auth import password_validation
+    from django.core.exceptions import ValidationError
+
+    with translation.override(lang), pytest.raises(ValidationError) as refused:
+        password_validation.validate_password("123")
+    said = " ".join(refused.value.messages)
+    assert "too short" not in said and "8" in said
+    if lang == "pt":  # Django's own "pt" is European; the site's Portuguese is Brazilian
+        assert "palavra-passe" not in said.lower() and "senha" in said
