@@ -240,6 +240,10 @@
         form.appendChild(confirmed);
       }
     }
+    // A form that leaves the table (leave, decline, cancel, rematch) is sent by the browser:
+    // fetched, its redirect was followed and its page's one-time message spent, then the
+    // page loaded again without it ("You left the table" never showed).
+    if (form.dataset.away) return;
     if (!window.fetch || !window.FormData || (form.method || "").toLowerCase() !== "post") return;
     e.preventDefault();
     // One move at a time: a second button pressed before the first move's answer (a thumb
