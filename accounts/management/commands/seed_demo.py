@@ -1,4 +1,5 @@
-"""Creates the demo players alice, bob and carol (friends with each other); safe to rerun."""
+"""Creates the demo players alice, bob and carol (friends with each other), and a demo
+moderator, mod, who signs in to /admin/; safe to rerun."""
 
 from __future__ import annotations
 
@@ -9,6 +10,7 @@ from accounts.models import User
 from accounts.services import friendship_create
 
 DEMO_PASSWORD = "fibbers-demo"
+DEMO_MODERATOR = "mod"
 DEMO_USERS = [
     ("alice", "Alice", "#c0392b"),
     ("bob", "Bob", "#1e8449"),
@@ -37,5 +39,25 @@ class Command(BaseCommand):
         for i, first in enumerate(users):
             for second in users[i + 1 :]:
                 friendship_create(first, second)
+        # The admin signs in through allauth, which wants a verified email first: a
+        # superuser made with ``createsuperuser`` stopped at "Verify your email address".
+        moderator, created = User.objects.get_or_create(
+            username=DEMO_MODERATOR,
+            defaults={
+                "email": f"{DEMO_MODERATOR}@example.com",
+                "display_name": "Mod",
+                "is_staff": True,
+                "is_superuser": True,
+            },
+        )
+        if created:
+            moderator.set_password(DEMO_PASSWORD)
+            moderator.save()
+        EmailAddress.objects.update_or_create(
+            user=moderator,
+            email=moderator.email,
+            defaults={"verified": True, "primary": True},
+        )
         names = ", ".join(u.username for u in users)
         self.stdout.write(f"Demo players: {names} — password: {DEMO_PASSWORD}")
+        self.stdout.write(f"Demo moderator for /admin/: {DEMO_MODERATOR} — the same password")
