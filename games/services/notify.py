@@ -209,6 +209,19 @@ def table_cancelled(game: Game, host: User, players: list[User]) -> None:
     notify_all(notices, supersede=(game.pk, (Notification.Kind.INVITATION,)))
 
 
+def invitations_settled(game: Game, user_ids: list[int]) -> None:
+    """These players' invitations to ``game`` were answered or ended (they joined, declined,
+    left, or the table started without them): the notices that invited them are read. Left
+    unread, they stayed on the bell and led to a table that no longer waited for them."""
+    if user_ids:
+        Notification.objects.filter(
+            user_id__in=user_ids,
+            game_id=game.pk,
+            kind=Notification.Kind.INVITATION,
+            read_at__isnull=True,
+        ).update(read_at=timezone.now())
+
+
 def invited(game: Game, invitee: User, host: User) -> None:
     text = gettext_lazy("%(host)s invites you to a table of %(game)s.")
     notify(

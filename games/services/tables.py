@@ -207,6 +207,7 @@ def game_leave(user: User, game_id: int) -> None:
         game.invitations.filter(to_user=user).update(
             status=Invitation.Status.DECLINED, answered_at=change.now
         )
+        notify.invitations_settled(game, [user.pk])
         change.touch()
         # the lobby's pings reach the seated and the invited; one who joined an open table
         # without an invitation is neither any more, and their list must drop the table too
@@ -237,6 +238,7 @@ def game_join(user: User, game_id: int) -> Seat:
         game.invitations.filter(to_user=user).update(
             status=Invitation.Status.ACCEPTED, answered_at=timezone.now()
         )
+        notify.invitations_settled(game, [user.pk])
         change.touch()
     return seat
 
@@ -249,6 +251,7 @@ def invitation_decline(user: User, game_id: int) -> None:
         )
         if not updated:
             raise GameError(_("You have no open invitation to this table."), "no_invitation")
+        notify.invitations_settled(game, [user.pk])
         change.touch()
 
 
@@ -302,9 +305,9 @@ def game_start(user: User, game_id: int, fill_with_bots: bool = True, anyway: bo
             change.seats.append(
                 Seat.objects.create(game=game, index=index, is_bot=True, bot_reason="filled")
             )
-        game.invitations.filter(status=Invitation.Status.PENDING).update(
-            status=Invitation.Status.CANCELLED, answered_at=timezone.now()
-        )
+        pending = game.invitations.filter(status=Invitation.Status.PENDING)
+        notify.invitations_settled(game, list(pending.values_list("to_user_id", flat=True)))
+        pending.update(status=Invitation.Status.CANCELLED, answered_at=timezone.now())
         game.seed = secrets.randbits(62)
         game.status = Game.Status.ACTIVE
         game.started_at = change.now

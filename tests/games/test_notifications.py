@@ -15,7 +15,7 @@ from django.utils import timezone, translation
 
 from accounts import notifications
 from accounts.models import EmailPreference, Notification
-from accounts.services import friend_request_send, user_block
+from accounts.services import friend_request_send, friendship_create, user_block
 from accounts.tasks import send_daily_digests, send_notification_email
 from games import services
 from games.engines import registry
@@ -242,6 +242,27 @@ def test_one_click_unsubscribe_turns_game_email_off(alice):
     alice.refresh_from_db()
     assert alice.email_preference == EmailPreference.NONE
     assert Client().post(reverse("unsubscribe", args=["forged"])).status_code == 400
+
+
+def test_an_invitation_answered_or_ended_leaves_the_bell(trio, make_user):
+    """An invitation to a table that started without you, or that you declined or joined,
+    stayed unread on the bell (social review, 2026-12-01)."""
+    alice, bob, carol = trio
+    dave = make_user("dave")
+    friendship_create(alice, dave)
+    game = services.game_create(alice, engine="imperador", seats=4, invite=["bob", "carol", "dave"])
+
+    def unread(user) -> bool:
+        return Notification.objects.filter(
+            user=user, game_id=game.pk, kind=Notification.Kind.INVITATION, read_at=None
+        ).exists()
+
+    assert unread(bob) and unread(carol) and unread(dave)
+    services.invitation_decline(bob, game.pk)
+    services.game_join(carol, game.pk)
+    assert not unread(bob) and not unread(carol) and unread(dave)
+    services.game_start(alice, game.pk)
+    assert not unread(dave)
 
 
 def test_the_unsubscribe_page_speaks_the_language_of_the_email(alice):
