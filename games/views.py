@@ -187,6 +187,9 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         "may_join": game.status == Game.Status.LOBBY
         and seat is None
         and services.may_join(game, request.user),
+        # every seat taken: the invitee is told so, not offered a seat the table refuses
+        "table_full": game.status == Game.Status.LOBBY
+        and len(game.seats.all()) >= game.seats_count,
         "is_creator": game.created_by_id == request.user.pk,
         "key": uuid.uuid4().hex,
         # only a table gathering players can have an open invitation

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.selectors import friends_of
-from accounts.services import api_token_create, user_ban, user_block
+from accounts.services import api_token_create, friendship_create, user_ban, user_block
 from games import selectors, services
 from games.errors import GameError, NotAllowed
 from games.models import Game, Invitation, Seat
@@ -349,3 +349,19 @@ def test_a_persian_reader_meets_the_games_persian_name(trio):
     client.cookies["django_language"] = "fa"
     page = client.get(reverse("games:table", args=[game.pk])).content.decode()
     assert "<h1>ایمپرادور" in page
+
+
+def test_an_invitee_at_a_full_table_is_told_it_is_full_not_offered_a_seat(trio, make_user):
+    """A full table still offered its invitee "Take a seat", then refused it (review)."""
+    alice, bob, carol = trio
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob", "carol"])
+    dave = make_user("dave")
+    services.game_join(bob, game.pk)
+    Game.objects.filter(pk=game.pk).update(join_policy="open")
+    friendship_create(alice, dave)
+    services.game_join(dave, game.pk)  # the last seat, taken by someone not invited
+
+    page = client_for(carol).get(reverse("games:table", args=[game.pk])).content.decode()
+
+    assert "This table is full." in page and "Take a seat" not in page
+    assert "Decline the invitation" in page
