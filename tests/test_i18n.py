@@ -382,25 +382,31 @@ def test_a_label_in_french_takes_a_narrow_space_before_its_colon(make_user):
     assert "Tranche annoncée:" not in html
 
 
+def _api_move(game, action: dict, user=None, **headers: str):
+    """A move through the API with the token of ``user`` (default: the seat the game waits
+    on), as a script sends it; the answer."""
+    from accounts.services import api_token_create
+
+    user = user or _active_user(game)
+    _token, raw = api_token_create(user, "script")
+    api = Client(headers={"Authorization": f"Bearer {raw}", **headers})
+    seat = Seat.objects.get(game=game, user=user).index
+    return api.post(
+        f"/api/games/{game.pk}/actions",
+        {"version": game.version_for(seat), "action": action},
+        content_type="application/json",
+    )
+
+
 @pytest.mark.django_db
 @pytest.mark.parametrize("lang", LANGUAGES)
 def test_an_engines_refusal_speaks_the_players_language_with_its_values(started, lang):
     """The engines' messages stayed English in every language (robustness review,
     2026-12-01): an API client asking in French was told "'fly' is not an action in this
     game." The engine marks its template; the service says it in the reader's language."""
-    from accounts.services import api_token_create
-
     game = started("mogel-motte")
-    user = _active_user(game)
-    _token, raw = api_token_create(user, "script")
-    api = Client(headers={"Authorization": f"Bearer {raw}", "Accept-Language": lang})
-    seat = Seat.objects.get(game=game, user=user).index
 
-    answer = api.post(
-        f"/api/games/{game.pk}/actions",
-        {"version": game.version_for(seat), "action": {"type": "fly"}},
-        content_type="application/json",
-    )
+    answer = _api_move(game, {"type": "fly"}, **{"Accept-Language": lang})
 
     assert answer.status_code == 400, answer.content
     body = answer.json()
@@ -418,19 +424,9 @@ def test_an_engines_refusal_speaks_the_players_language_with_its_values(started,
 def test_the_games_own_words_in_a_refusal_are_the_readers(started, lang):
     """A refusal filled with one of the engine's words said it in English inside the
     translated sentence: « Aucune fenêtre de réaction « slap » n’est ouverte. » (review)."""
-    from accounts.services import api_token_create
-
     game = started("mogel-motte")  # no window is open at the start
-    user = _active_user(game)
-    _token, raw = api_token_create(user, "script")
-    api = Client(headers={"Authorization": f"Bearer {raw}", "Accept-Language": lang})
-    seat = Seat.objects.get(game=game, user=user).index
 
-    body = api.post(
-        f"/api/games/{game.pk}/actions",
-        {"version": game.version_for(seat), "action": {"type": "slap"}},
-        content_type="application/json",
-    ).json()
+    body = _api_move(game, {"type": "slap"}, **{"Accept-Language": lang}).json()
 
     with translation.override(lang):
         slap = catalog.get("mogel-motte").word("slap")
@@ -443,21 +439,12 @@ def test_the_games_own_words_in_a_refusal_are_the_readers(started, lang):
 def test_an_api_token_speaks_its_players_own_language(started):
     """A script with a French player's token, sending no Accept-Language, was answered in
     English: the session's middleware never sees a token (review, 2026-12-01)."""
-    from accounts.services import api_token_create
-
     game = started("mogel-motte")
     user = _active_user(game)
     user.language = "fr"
     user.save(update_fields=["language"])
-    _token, raw = api_token_create(user, "script")
-    api = Client(headers={"Authorization": f"Bearer {raw}"})
-    seat = Seat.objects.get(game=game, user=user).index
 
-    body = api.post(
-        f"/api/games/{game.pk}/actions",
-        {"version": game.version_for(seat), "action": {"type": "fly"}},
-        content_type="application/json",
-    ).json()
+    body = _api_move(game, {"type": "fly"}, user).json()
 
     with translation.override("fr"):
         said = translation.gettext("'%(kind)s' is not an action in this game.") % {"kind": "fly"}

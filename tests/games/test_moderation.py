@@ -228,6 +228,20 @@ def test_force_deadline_on_a_finished_table_is_refused(admin_user, started):
 # --- Bans ---------------------------------------------------------------------------------
 
 
+def _ban(as_admin: Client, user: User, reason: str = "abuse"):
+    """The admin's "Ban selected users…" action, with its reason, for ``user``."""
+    return as_admin.post(
+        reverse("admin:accounts_user_changelist"),
+        {
+            "action": "ban_users",
+            ACTION_CHECKBOX_NAME: [user.pk],
+            "index": 0,
+            "apply": "yes",
+            "reason": reason,
+        },
+    )
+
+
 def test_banning_a_user_hands_their_open_seats_to_the_bot(as_admin, started, trio):
     _alice, bob, _carol = trio
     game = started(GAME)
@@ -244,16 +258,7 @@ def test_banning_a_user_hands_their_open_seats_to_the_bot(as_admin, started, tri
         )
     version = Game.objects.get(pk=game.pk).version
 
-    response = as_admin.post(
-        reverse("admin:accounts_user_changelist"),
-        {
-            "action": "ban_users",
-            ACTION_CHECKBOX_NAME: [bob.pk],
-            "index": 0,
-            "apply": "yes",
-            "reason": "abuse",
-        },
-    )
+    response = _ban(as_admin, bob)
 
     assert response.status_code == 302
     bob_seat.refresh_from_db()
@@ -279,16 +284,7 @@ def test_a_banned_player_leaves_the_tables_in_the_lobby(as_admin, trio):
     services.game_join(bob, hers.pk)
     invited = services.game_create(alice, engine=GAME, seats=3, invite=["bob"])
 
-    response = as_admin.post(
-        reverse("admin:accounts_user_changelist"),
-        {
-            "action": "ban_users",
-            ACTION_CHECKBOX_NAME: [bob.pk],
-            "index": 0,
-            "apply": "yes",
-            "reason": "abuse",
-        },
-    )
+    response = _ban(as_admin, bob)
 
     assert response.status_code == 302
     assert Game.objects.get(pk=his.pk).status == Game.Status.ABORTED

@@ -25,17 +25,13 @@ def _cheat(game: Game, seat: int) -> dict | None:
     return next((a for a in ENGINE.legal_actions(game.state, seat) if a["type"] == "cheat"), None)
 
 
-def _slap_window_with_a_cheater(trio) -> tuple[Game, int, int, int]:
+def _slap_window_with_a_cheater(started) -> tuple[Game, int, int, int]:
     """Plays Mogel Motte tables of three people until a slap window opens in which a seat
     owes a slap and another seat may cheat (a public aside). Returns the game, the slapper,
     the cheater and the slapper's version from before the window opened."""
-    alice, bob, carol = trio
     rng = random.Random(5)
     for _table in range(40):
-        game = services.game_create(alice, engine="mogel-motte", seats=3, invite=["bob", "carol"])
-        services.game_join(bob, game.pk)
-        services.game_join(carol, game.pk)
-        services.game_start(alice, game.pk)
+        game = started("mogel-motte")
         users = seat_users(game)
         before: dict[int, int] = {}  # each seat's version before the last move
         for _move in range(300):
@@ -58,8 +54,8 @@ def _slaps(game: Game, seat: int) -> int:
     return Event.objects.filter(game=game, seat=seat, action={"type": "slap"}).count()
 
 
-def test_a_slap_sent_before_anothers_aside_arrived_still_counts(trio):
-    game, slapper, cheater, _before = _slap_window_with_a_cheater(trio)
+def test_a_slap_sent_before_anothers_aside_arrived_still_counts(started):
+    game, slapper, cheater, _before = _slap_window_with_a_cheater(started)
     users = seat_users(game)
     seen = game.version_for(slapper)  # the slapper's page shows the open window
     services.act(users[cheater], game.pk, game.version_for(cheater), _cheat(game, cheater))
@@ -74,8 +70,8 @@ def test_a_slap_sent_before_anothers_aside_arrived_still_counts(trio):
     assert not (waiting.window == "slap" and slapper in waiting.seats)
 
 
-def test_the_api_takes_the_slap_with_the_version_its_page_read(trio):
-    game, slapper, cheater, _before = _slap_window_with_a_cheater(trio)
+def test_the_api_takes_the_slap_with_the_version_its_page_read(started):
+    game, slapper, cheater, _before = _slap_window_with_a_cheater(started)
     users = seat_users(game)
     _token, raw = api_token_create(users[slapper], "phone")
     api = Client(headers={"Authorization": f"Bearer {raw}"})
@@ -93,10 +89,10 @@ def test_the_api_takes_the_slap_with_the_version_its_page_read(trio):
     assert _slaps(game, slapper) == 1
 
 
-def test_a_version_from_before_the_window_opened_is_still_stale(trio):
+def test_a_version_from_before_the_window_opened_is_still_stale(started):
     """The seat had not seen the window open: its slap is refused as stale (it may not know
     what it answers), and nothing is written."""
-    game, slapper, _cheater, before = _slap_window_with_a_cheater(trio)
+    game, slapper, _cheater, before = _slap_window_with_a_cheater(started)
     users = seat_users(game)
     version = game.version
 
@@ -107,13 +103,13 @@ def test_a_version_from_before_the_window_opened_is_still_stale(trio):
     assert game.version == version and _slaps(game, slapper) == 0
 
 
-def test_a_clock_running_ahead_elsewhere_does_not_make_an_unseen_window_seen(trio):
+def test_a_clock_running_ahead_elsewhere_does_not_make_an_unseen_window_seen(started):
     """Rows are ordered by their number, not by the time a host wrote on them: a row from
     before the window, stamped later than its opening by a worker whose clock runs ahead,
     still counts as before it (diff review, 2026-12-01)."""
     from datetime import timedelta
 
-    game, slapper, _cheater, before = _slap_window_with_a_cheater(trio)
+    game, slapper, _cheater, before = _slap_window_with_a_cheater(started)
     users = seat_users(game)
     opening = Event.objects.filter(game=game, created_at=game.wait_opened_at).order_by("seq")
     earlier = Event.objects.filter(game=game, seq__lt=opening.first().seq).order_by("-seq")
