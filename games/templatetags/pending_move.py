@@ -41,10 +41,12 @@ def prefilled_button(pending: Any, move_type: str, posted: dict[str, Any]) -> st
 @register.simple_tag
 def prefilled_place(pending: Any, move_type: str, field: str, place: int, value: Any) -> str:
     """`` checked`` on a card picked for a place of a list field (``f_<field>__<place>``) in
-    the kept move; ``value`` "" is the place left empty, checked too when nothing is kept."""
+    the kept move; ``value``: the ids the choice stands for (one chip a kind: any of them was
+    the pick), or "" for the place left empty, checked too when nothing is kept."""
     kept = None
     if pending and pending.get("type") == move_type:
         kept = pending.get(f"f_{field}__{place}")
     if value == "":
         return " checked" if not kept else ""
-    return " checked" if kept and _same(value, kept) else ""
+    ids = value if isinstance(value, list | tuple) else [value]
+    return " checked" if kept and any(_same(ident, kept) for ident in ids) else ""

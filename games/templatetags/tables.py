@@ -433,7 +433,8 @@ def field_picks(field: Any, choices: Any, view: Any, slug: str = "") -> list[dic
     answers are lists of at most two cards, too many to show as choices: naming two cards
     of a hand makes up to ~60 ordered pairs, a select on a phone. Every kind of card that
     occurs in an answer, in the game's card order, as ``{"card", "count", "first",
-    "second"}`` (the ids each place posts); empty for any other field."""
+    "second", "ids"}`` (the ids each place posts, and all of the kind's); empty for any other
+    field."""
     if radio_ok(choices):
         return []
     cards = _cards_by_id(view)
@@ -456,7 +457,13 @@ def field_picks(field: Any, choices: Any, view: Any, slug: str = "") -> list[dic
         kinds.setdefault((cards[ident].get("kind"), cards[ident].get("value")), []).append(ident)
     order = registry.get(slug).card_order
     picks = [
-        {"card": cards[same[0]], "count": len(same), "first": same[0], "second": same[-1]}
+        {
+            "card": cards[same[0]],
+            "count": len(same),
+            "first": same[0],
+            "second": same[-1],
+            "ids": same,
+        }
         for same in kinds.values()
     ]
     return sorted(picks, key=lambda pick: (order(pick["card"]), pick["first"]))

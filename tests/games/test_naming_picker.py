@@ -140,4 +140,8 @@ def test_picks_posted_after_the_session_ended_are_shown_again_after_signing_in(s
     html = page.get(reverse("games:table", args=[game.pk])).content.decode()
 
     checked = dict(re.findall(r'name="f_cards__(\d)" value="(\d*)" (?:required )?checked', html))
-    assert checked == {"1": str(first), "2": str(second)}, checked
+    kinds = game.state["kinds"]  # one chip a kind: the kept cards' kinds are the ones chosen
+    assert {place: kinds[int(card)] for place, card in checked.items()} == {
+        "1": kinds[first],
+        "2": kinds[second],
+    }, checked
