@@ -243,7 +243,14 @@
     // A form that leaves the table (leave, decline, cancel, rematch) is sent by the browser:
     // fetched, its redirect was followed and its page's one-time message spent, then the
     // page loaded again without it ("You left the table" never showed).
-    if (form.dataset.away) return;
+    if (form.dataset.away) {
+      // ... once: a double click posted it twice ("You left the table" and then "You are
+      // not playing at this table"); the page is leaving, a second press has nothing to add
+      if (form.dataset.sent) { e.preventDefault(); return; }
+      form.dataset.sent = "1";
+      setTimeout(function () { delete form.dataset.sent; }, MOVE_ANSWER_MS);
+      return;
+    }
     if (!window.fetch || !window.FormData || (form.method || "").toLowerCase() !== "post") return;
     e.preventDefault();
     // One move at a time: a second button pressed before the first move's answer (a thumb
