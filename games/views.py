@@ -82,13 +82,20 @@ def new_game(request: HttpRequest) -> HttpResponse:
     form = NewGameForm(request.POST or None, user=request.user, initial=initial)
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
-        key = data["key"]
-        if key and not create_once.claim(request.user.pk, key):
-            game_id = create_once.table_made(request.user.pk, key)
-            if game_id is None:
+        key, asked = data["key"], create_once.settings_of(request.POST)
+        if key and not create_once.claim(request.user.pk, key, asked):
+            state, game_id = create_once.outcome(request.user.pk, key, asked)
+            if state == "made":
+                messages.info(request, _("This table was already created."))
+                return redirect("games:table", game_id=game_id)
+            if state == "making":
+                messages.warning(
+                    request, _("Your table is still being created: it will be in your list.")
+                )
                 return redirect("games:my_games")
-            messages.info(request, _("This table was already created."))
-            return redirect("games:table", game_id=game_id)
+            # "failed": this request tries in its turn (and says why if it fails too);
+            # "other": the same page sent with other settings asks for another table
+            key = ""
         try:
             game = services.game_create(
                 request.user,
@@ -115,7 +122,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
             raise
         else:
             if key:
-                create_once.made(request.user.pk, key, game.pk)
+                create_once.made(request.user.pk, key, asked, game.pk)
             messages.success(
                 request, _("Table created. Invite friends or start when you are ready.")
             )

@@ -5,12 +5,14 @@ from __future__ import annotations
 
 import re
 import threading
+import time
 
 import pytest
 from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from games import views
 from games.models import Game, Invitation
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -74,3 +76,56 @@ def test_a_double_click_makes_one_table(trio):
     game = Game.objects.get(created_by=alice)
     assert landed == [reverse("games:table", args=[game.pk])] * 2
     assert Invitation.objects.filter(to_user=bob).count() == 1
+
+
+def test_the_same_page_sent_again_with_other_settings_makes_another_table(trio):
+    """Back to the form after making a table, other settings chosen, sent again: another
+    table, not "This table was already created." (diff review)."""
+    alice, _bob, _carol = trio
+    client = Client()
+    client.force_login(alice)
+    form = _form(client)
+    client.post(reverse("games:new"), form)
+
+    again = client.post(reverse("games:new"), {**form, "game": "mogel-motte", "invite": []})
+
+    games = Game.objects.filter(created_by=alice).order_by("pk")
+    assert [g.engine for g in games] == ["imperador", "mogel-motte"]
+    assert again.url == reverse("games:table", args=[games[1].pk])
+
+
+def test_a_double_click_on_a_refused_table_says_why_both_times(trio, monkeypatch):
+    """The first press refused (too many invitations), the second, waiting on the first,
+    landed on My games with no word (diff review): it tries in its turn and says why."""
+    alice, _bob, _carol = trio
+    clients = [Client(), Client()]
+    for client in clients:
+        client.force_login(alice)
+    form = {**_form(clients[0]), "seats": 3, "bots": 2}  # 2 bots + bob: no seat for bob
+    real_create = views.services.game_create
+
+    def slow_create(*args, **kwargs):
+        time.sleep(0.3)  # the second press arrives while the first is at it
+        return real_create(*args, **kwargs)
+
+    monkeypatch.setattr(views.services, "game_create", slow_create)
+    barrier = threading.Barrier(2)
+    pages: list[str] = []
+
+    def send(client: Client) -> None:
+        try:
+            barrier.wait()
+            answer = client.post(reverse("games:new"), form)
+            pages.append(f"{answer.status_code} {answer.content.decode()}")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(c,)) for c in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+
+    assert len(pages) == 2
+    assert all(p.startswith("200 ") and "More invitations than free seats." in p for p in pages)
+    assert not Game.objects.exists()
