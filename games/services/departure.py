@@ -9,6 +9,8 @@ reclaimable). One table at a time, in id order, as the ban's handover does.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -16,7 +18,12 @@ from accounts.models import User
 from games.errors import GameError
 from games.models import Game, Invitation, Seat
 from games.services import notify
-from games.services.moderation import ModerationAction, log_action, seats_handed_to_bot
+from games.services.moderation import (
+    ModerationAction,
+    game_abort,
+    log_action,
+    seats_handed_to_bot,
+)
 from games.services.tables import game_cancel, game_leave, invitation_decline
 
 
@@ -25,13 +32,17 @@ def _lobbies_seated_at(user: User) -> list[int]:
     return sorted(set(seats.values_list("game_id", flat=True)))
 
 
-def leave_lobbies(user: User) -> list[int]:
-    """The tables in the lobby the player leaves: the ones they created are cancelled, their
-    seats at the others freed, their open invitations declined."""
+def leave_lobbies(user: User, close: Callable[[int], object] | None = None) -> list[int]:
+    """The tables in the lobby the player leaves: the ones they created are cancelled (by
+    ``close``: a moderator's stop for a ban, not "bob cancelled the table"), their seats at
+    the others freed, their open invitations declined."""
     left = []
     created = Game.objects.filter(created_by=user, status=Game.Status.LOBBY)
     for game_id in sorted(created.values_list("pk", flat=True)):
-        game_cancel(user, game_id)
+        if close is None:
+            game_cancel(user, game_id)
+        else:
+            close(game_id)
         left.append(game_id)
     for game_id in _lobbies_seated_at(user):
         game_leave(user, game_id)  # their invitation, if any, is declined with it
@@ -62,7 +73,8 @@ def seats_to_bot_for_banned(actor: User, user: User) -> list[Seat]:
     user = User.objects.get(pk=user.pk)
     if user.banned_at is None:
         raise GameError(_("%(name)s is not banned.") % {"name": user.username}, "not_banned")
-    leave_lobbies(user)
+    # his own tables stopped as a moderator stops one: logged, and told without his name
+    leave_lobbies(user, close=lambda game_id: game_abort(actor, game_id, user.ban_reason))
     handed = []
     for change, seat in seats_handed_to_bot(user, (Game.Status.ACTIVE,), "banned"):
         log_action(

@@ -24,6 +24,7 @@ from games.catalog.registry import title as game_title
 from games.errors import GameError, GameNotFound, NotActive
 from games.models import Game, Invitation, Report, Seat
 from games.services.change import GameChange
+from games.services.notify import invitations_settled
 from games.services.play import apply_deadline
 
 OPEN_STATUSES = (Game.Status.LOBBY, Game.Status.ACTIVE)
@@ -78,9 +79,9 @@ def game_abort(actor: User, game_id: int, reason: str) -> Game:
         game.status = Game.Status.ABORTED
         game.finished_at = change.now
         change.touch()
-        game.invitations.filter(status=Invitation.Status.PENDING).update(
-            status=Invitation.Status.CANCELLED, answered_at=game.finished_at
-        )
+        pending = game.invitations.filter(status=Invitation.Status.PENDING)
+        invitations_settled(game, list(pending.values_list("to_user_id", flat=True)))
+        pending.update(status=Invitation.Status.CANCELLED, answered_at=game.finished_at)
         log_action(actor, ModerationAction.GAME_ABORT, reason, game_id=game.pk)
         for seat in (s for s in change.seats if s.user is not None and s.user.is_active):
             text = gettext_lazy("A moderator stopped %(game)s #%(id)s. It ends without a result.")

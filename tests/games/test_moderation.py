@@ -288,9 +288,25 @@ def test_a_banned_player_leaves_the_tables_in_the_lobby(as_admin, trio):
 
     assert response.status_code == 302
     assert Game.objects.get(pk=his.pk).status == Game.Status.ABORTED
+    # stopped as a moderator stops a table: in the log, and told without his name
+    assert ("root", "game_abort", None, his.pk, "abuse") in logs()
+    told = Notification.objects.filter(user=alice, game_id=his.pk, kind="finished").get()
+    assert "moderator" in told.text and "bob" not in told.text.lower()
     assert not Seat.objects.filter(game=hers, user=bob).exists()
     assert not Seat.objects.filter(game=hers, is_bot=True).exists()  # the seat is free
     assert Invitation.objects.get(game=invited, to_user=bob).status == "declined"
+
+
+def test_a_lobby_stopped_by_a_moderator_takes_its_invitations_off_the_bell(trio):
+    alice, bob, _carol = trio
+    game = services.game_create(alice, engine=GAME, seats=3, invite=["bob"])
+    root = User.objects.create_superuser("root", "root@example.com", "x-long-password-1")
+
+    services.game_abort(root, game.pk, "spam")
+
+    assert not Notification.objects.filter(
+        user=bob, game_id=game.pk, kind="invitation", read_at=None
+    ).exists()
 
 
 def test_seats_to_bot_for_banned_refuses_a_player_who_is_not_banned(admin_user, started, trio):
