@@ -464,3 +464,26 @@ def test_a_password_too_short_is_refused_in_the_readers_language(lang):
     assert "too short" not in said and "8" in said
     if lang == "pt":  # Django's own "pt" is European; the site's Portuguese is Brazilian
         assert "palavra-passe" not in said.lower() and "senha" in said
+
+
+EUROPEAN = re.compile(r"palavra-passe|utilizador|registo|ecrã|enviámos|contacte", re.IGNORECASE)
+
+
+@pytest.mark.django_db
+def test_the_sign_in_pages_speak_brazilian_portuguese(client):
+    """Django and allauth read "pt" as European Portuguese: the sign-in pages said
+    "Palavra-passe" and "Nome de utilizador" on a Brazilian site (diff review)."""
+    _speaking(client, "pt")
+    pages = [
+        client.get(reverse(name)).content.decode()
+        for name in ("account_login", "account_signup", "account_reset_password")
+    ]
+    pages.append(
+        client.post(
+            reverse("account_signup"),
+            {"email": "not-an-email", "username": "x", "password1": "1", "password2": "2"},
+        ).content.decode()
+    )
+    for html in pages:
+        assert not EUROPEAN.search(html), EUROPEAN.search(html)
+    assert "senha" in pages[0].lower()
