@@ -83,7 +83,9 @@ def new_game(request: HttpRequest) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         data = form.cleaned_data
         key, asked = data["key"], create_once.settings_of(request.POST)
-        if key and not create_once.claim(request.user.pk, key, asked):
+        # the first press makes the table; another is sent to it, or tries in its turn
+        # when the first was refused (and says why if it is refused too)
+        while key and not create_once.claim(request.user.pk, key, asked):
             state, game_id = create_once.outcome(request.user.pk, key, asked)
             if state == "made":
                 messages.info(request, _("This table was already created."))
@@ -93,9 +95,6 @@ def new_game(request: HttpRequest) -> HttpResponse:
                     request, _("Your table is still being created: it will be in your list.")
                 )
                 return redirect("games:my_games")
-            # "failed": this request tries in its turn (and says why if it fails too);
-            # "other": the same page sent with other settings asks for another table
-            key = ""
         try:
             game = services.game_create(
                 request.user,
@@ -114,11 +113,11 @@ def new_game(request: HttpRequest) -> HttpResponse:
             )
         except GameError as exc:
             if key:
-                create_once.failed(request.user.pk, key)
+                create_once.failed(request.user.pk, key, asked)
             form.add_error(None, exc.message)
         except Exception:
             if key:
-                create_once.failed(request.user.pk, key)
+                create_once.failed(request.user.pk, key, asked)
             raise
         else:
             if key:

@@ -13,6 +13,7 @@ from django.test import Client
 from django.urls import reverse
 
 from games import views
+from games.errors import GameError
 from games.models import Game, Invitation
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,11 +88,13 @@ def test_the_same_page_sent_again_with_other_settings_makes_another_table(trio):
     form = _form(client)
     client.post(reverse("games:new"), form)
 
-    again = client.post(reverse("games:new"), {**form, "game": "mogel-motte", "invite": []})
+    other = {**form, "game": "mogel-motte", "invite": []}
+    again = client.post(reverse("games:new"), other)
+    once_more = client.post(reverse("games:new"), other)  # and that one is guarded too
 
     games = Game.objects.filter(created_by=alice).order_by("pk")
     assert [g.engine for g in games] == ["imperador", "mogel-motte"]
-    assert again.url == reverse("games:table", args=[games[1].pk])
+    assert again.url == once_more.url == reverse("games:table", args=[games[1].pk])
 
 
 def test_a_double_click_on_a_refused_table_says_why_both_times(trio, monkeypatch):
@@ -129,3 +132,43 @@ def test_a_double_click_on_a_refused_table_says_why_both_times(trio, monkeypatch
     assert len(pages) == 2
     assert all(p.startswith("200 ") and "More invitations than free seats." in p for p in pages)
     assert not Game.objects.exists()
+
+
+def test_after_a_first_press_refused_the_table_the_second_made_is_remembered(trio, monkeypatch):
+    """A refusal that goes away on the second press (say, a friend's block lifted): the table
+    the second press made was not remembered, and the form sent again made another."""
+    alice, _bob, _carol = trio
+    clients = [Client(), Client()]
+    for client in clients:
+        client.force_login(alice)
+    form = _form(clients[0])
+    real_create, calls = views.services.game_create, []
+
+    def refused_once(*args, **kwargs):
+        calls.append(1)
+        time.sleep(0.3)
+        if len(calls) == 1:
+            raise GameError("Not now.", "not_now")
+        return real_create(*args, **kwargs)
+
+    monkeypatch.setattr(views.services, "game_create", refused_once)
+    barrier = threading.Barrier(2)
+
+    def send(client: Client) -> None:
+        try:
+            barrier.wait()
+            client.post(reverse("games:new"), form)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(c,)) for c in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    game = Game.objects.get(created_by=alice)
+
+    again = clients[0].post(reverse("games:new"), form)
+
+    assert again.url == reverse("games:table", args=[game.pk])
+    assert Game.objects.filter(created_by=alice).count() == 1
