@@ -20,6 +20,7 @@ from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import ModerationLog, Notification, User
 from accounts.notifications import notify, written_in
+from games import selectors
 from games.catalog.registry import title as game_title
 from games.errors import GameError, GameNotFound, NotActive
 from games.models import Game, Invitation, Report, Seat
@@ -76,16 +77,33 @@ def game_abort(actor: User, game_id: int, reason: str) -> Game:
                 _("Game #%(id)s is already %(status)s.")
                 % {"id": game.pk, "status": game.get_status_display()}
             )
+        lobby = game.status == Game.Status.LOBBY
+        pending = game.invitations.filter(status=Invitation.Status.PENDING)
+        # told too, as a cancelled table tells them: who is still invited (an invitation a
+        # block withdrew is not theirs to hear of)
+        invited = (
+            [
+                i.to_user
+                for i in pending.select_related("to_user")
+                if i.to_user.is_active and selectors.invited_to(game, i.to_user, pending=True)
+            ]
+            if lobby
+            else []
+        )
+        invitations_settled(game, list(pending.values_list("to_user_id", flat=True)))
+        pending.update(status=Invitation.Status.CANCELLED, answered_at=change.now)
         game.status = Game.Status.ABORTED
         game.finished_at = change.now
         change.touch()
-        pending = game.invitations.filter(status=Invitation.Status.PENDING)
-        invitations_settled(game, list(pending.values_list("to_user_id", flat=True)))
-        pending.update(status=Invitation.Status.CANCELLED, answered_at=game.finished_at)
         log_action(actor, ModerationAction.GAME_ABORT, reason, game_id=game.pk)
-        for seat in (s for s in change.seats if s.user is not None and s.user.is_active):
-            text = gettext_lazy("A moderator stopped %(game)s #%(id)s. It ends without a result.")
-            _tell(seat.user, Notification.Kind.GAME_FINISHED, text, game)
+        seated = [s.user for s in change.seats if s.user is not None and s.user.is_active]
+        text = (
+            gettext_lazy("A moderator closed the table of %(game)s #%(id)s.")
+            if lobby
+            else gettext_lazy("A moderator stopped %(game)s #%(id)s. It ends without a result.")
+        )
+        for user in [*seated, *invited]:
+            _tell(user, Notification.Kind.GAME_FINISHED, text, game)
     return game
 
 

@@ -231,6 +231,8 @@
     var form = e.target;
     if (form.dataset.native) { delete form.dataset.native; return; } // the browser sends it
     if (justSwapped(form)) { e.preventDefault(); return; }
+    // sent already (a form that leaves the page, below): not even asked again
+    if (form.dataset.away && form.dataset.sent) { e.preventDefault(); return; }
     // a form that asks first (Cancel): confirm() here stands for the server's confirmation page
     if (form.dataset.confirm) {
       if (!window.confirm(form.dataset.confirm)) { e.preventDefault(); return; }
@@ -246,7 +248,6 @@
     if (form.dataset.away) {
       // ... once: a double click posted it twice ("You left the table" and then "You are
       // not playing at this table"); the page is leaving, a second press has nothing to add
-      if (form.dataset.sent) { e.preventDefault(); return; }
       form.dataset.sent = "1";
       setTimeout(function () { delete form.dataset.sent; }, MOVE_ANSWER_MS);
       return;

@@ -278,7 +278,7 @@ def test_a_banned_player_leaves_the_tables_in_the_lobby(as_admin, trio):
     seat at another's stayed taken, as "(bot)"; his invitations pending (social review,
     2026-12-01). He leaves them as a closed account does."""
     alice, bob, carol = trio
-    his = services.game_create(bob, engine=GAME, seats=3, invite=["alice"])
+    his = services.game_create(bob, engine=GAME, seats=3, invite=["alice", "carol"])
     services.game_join(alice, his.pk)
     hers = services.game_create(carol, engine=GAME, seats=3, invite=["bob", "alice"])
     services.game_join(bob, hers.pk)
@@ -290,8 +290,9 @@ def test_a_banned_player_leaves_the_tables_in_the_lobby(as_admin, trio):
     assert Game.objects.get(pk=his.pk).status == Game.Status.ABORTED
     # stopped as a moderator stops a table: in the log, and told without his name
     assert ("root", "game_abort", None, his.pk, "abuse") in logs()
-    told = Notification.objects.filter(user=alice, game_id=his.pk, kind="finished").get()
-    assert "moderator" in told.text and "bob" not in told.text.lower()
+    for user in (alice, carol):  # the seated and the still invited
+        told = Notification.objects.filter(user=user, game_id=his.pk, kind="finished").get()
+        assert "moderator closed the table" in told.text and "bob" not in told.text.lower()
     assert not Seat.objects.filter(game=hers, user=bob).exists()
     assert not Seat.objects.filter(game=hers, is_bot=True).exists()  # the seat is free
     assert Invitation.objects.get(game=invited, to_user=bob).status == "declined"
