@@ -34,6 +34,34 @@ def _form(client: Client) -> dict:
     }
 
 
+def _signed_in(user, n: int = 2) -> list[Client]:
+    clients = [Client() for _ in range(n)]
+    for client in clients:
+        client.force_login(user)
+    return clients
+
+
+def _double_click(clients: list[Client], form: dict) -> list:
+    """The form sent by two presses at once (two connections, as a browser's two requests);
+    their answers."""
+    barrier = threading.Barrier(len(clients))
+    answers: list = []
+
+    def send(client: Client) -> None:
+        try:
+            barrier.wait()
+            answers.append(client.post(reverse("games:new"), form))
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(c,)) for c in clients]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(30)
+    return answers
+
+
 def test_the_same_form_sent_again_opens_the_table_it_made(trio):
     alice, bob, _carol = trio
     client = Client()
@@ -54,25 +82,9 @@ def test_the_same_form_sent_again_opens_the_table_it_made(trio):
 
 def test_a_double_click_makes_one_table(trio):
     alice, bob, _carol = trio
-    clients = [Client(), Client()]
-    for client in clients:
-        client.force_login(alice)
-    form = _form(clients[0])
-    barrier = threading.Barrier(2)
-    landed: list[str] = []
+    clients = _signed_in(alice)
 
-    def send(client: Client) -> None:
-        try:
-            barrier.wait()
-            landed.append(client.post(reverse("games:new"), form).url)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send, args=(c,)) for c in clients]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    landed = [answer.url for answer in _double_click(clients, _form(clients[0]))]
 
     game = Game.objects.get(created_by=alice)
     assert landed == [reverse("games:table", args=[game.pk])] * 2
@@ -101,9 +113,7 @@ def test_a_double_click_on_a_refused_table_says_why_both_times(trio, monkeypatch
     """The first press refused (too many invitations), the second, waiting on the first,
     landed on My games with no word (diff review): it tries in its turn and says why."""
     alice, _bob, _carol = trio
-    clients = [Client(), Client()]
-    for client in clients:
-        client.force_login(alice)
+    clients = _signed_in(alice)
     form = {**_form(clients[0]), "seats": 3, "bots": 2}  # 2 bots + bob: no seat for bob
     real_create = views.services.game_create
 
@@ -112,22 +122,7 @@ def test_a_double_click_on_a_refused_table_says_why_both_times(trio, monkeypatch
         return real_create(*args, **kwargs)
 
     monkeypatch.setattr(views.services, "game_create", slow_create)
-    barrier = threading.Barrier(2)
-    pages: list[str] = []
-
-    def send(client: Client) -> None:
-        try:
-            barrier.wait()
-            answer = client.post(reverse("games:new"), form)
-            pages.append(f"{answer.status_code} {answer.content.decode()}")
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send, args=(c,)) for c in clients]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    pages = [f"{a.status_code} {a.content.decode()}" for a in _double_click(clients, form)]
 
     assert len(pages) == 2
     assert all(p.startswith("200 ") and "More invitations than free seats." in p for p in pages)
@@ -138,9 +133,7 @@ def test_after_a_first_press_refused_the_table_the_second_made_is_remembered(tri
     """A refusal that goes away on the second press (say, a friend's block lifted): the table
     the second press made was not remembered, and the form sent again made another."""
     alice, _bob, _carol = trio
-    clients = [Client(), Client()]
-    for client in clients:
-        client.force_login(alice)
+    clients = _signed_in(alice)
     form = _form(clients[0])
     real_create, calls = views.services.game_create, []
 
@@ -152,20 +145,7 @@ def test_after_a_first_press_refused_the_table_the_second_made_is_remembered(tri
         return real_create(*args, **kwargs)
 
     monkeypatch.setattr(views.services, "game_create", refused_once)
-    barrier = threading.Barrier(2)
-
-    def send(client: Client) -> None:
-        try:
-            barrier.wait()
-            client.post(reverse("games:new"), form)
-        finally:
-            connection.close()
-
-    threads = [threading.Thread(target=send, args=(c,)) for c in clients]
-    for thread in threads:
-        thread.start()
-    for thread in threads:
-        thread.join(30)
+    _double_click(clients, form)
     game = Game.objects.get(created_by=alice)
 
     again = clients[0].post(reverse("games:new"), form)
