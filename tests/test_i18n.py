@@ -487,3 +487,12 @@ def test_the_sign_in_pages_speak_brazilian_portuguese(client):
     for html in pages:
         assert not EUROPEAN.search(html), EUROPEAN.search(html)
     assert "senha" in pages[0].lower()
+
+
+@pytest.mark.django_db
+def test_the_admin_speaks_brazilian_portuguese(admin_client):
+    """The admin's "pt" is European too ("Terminar sessão", "Alterar palavra-passe")."""
+    _speaking(admin_client, "pt")
+    for url in ("/admin/", "/admin/accounts/user/", "/admin/password_change/"):
+        html = admin_client.get(url).content.decode()
+        assert not EUROPEAN.search(html), (url, EUROPEAN.search(html))
