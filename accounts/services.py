@@ -199,6 +199,14 @@ def _request_url(request: FriendRequest) -> str:
     return f"{reverse('friends')}#request-{request.pk}"
 
 
+def _tell_accepted(request: FriendRequest) -> None:
+    """The one who asked hears the yes (it was only seen on the friends page before)."""
+    asked_by, friend = request.from_user, request.to_user
+    with translation.override(written_in(asked_by)):
+        text = _("%(name)s accepted your friend request.") % {"name": friend.name}
+    notify(asked_by, Notification.Kind.FRIEND_REQUEST, text, reverse("friends"))
+
+
 def _answer(request: FriendRequest, status: str) -> None:
     request.status = status
     request.answered_at = timezone.now()
@@ -268,6 +276,7 @@ def friend_request_send(
         _answer(pending, FriendRequest.Status.ACCEPTED)
         low, high = _ordered(sender, recipient)
         Friendship.objects.create(user_low=low, user_high=high)
+        _tell_accepted(pending)
         return RequestOutcome.BECAME_FRIENDS, pending
     request = FriendRequest.objects.create(
         from_user=sender, to_user=recipient, silenced=_blocked(recipient, sender), by_email=by_email
@@ -313,6 +322,7 @@ def friend_request_accept(user: User, request: FriendRequest) -> Friendship:
     _answer(request, FriendRequest.Status.ACCEPTED)
     low, high = _ordered(user, sender)
     friendship, _created = Friendship.objects.get_or_create(user_low=low, user_high=high)
+    _tell_accepted(request)
     return friendship
 
 

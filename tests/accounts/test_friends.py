@@ -207,6 +207,7 @@ def test_asking_someone_who_already_asked_you_makes_you_friends(as_alice, alice,
     request = FriendRequest.objects.get()
     assert (request.from_user, request.status) == (bob, Status.ACCEPTED)
     assert request.answered_at is not None
+    assert _accepted_notices(bob) == ["alice accepted your friend request."]
 
 
 # --- answering ----------------------------------------------------------------------------
@@ -231,6 +232,16 @@ def test_accept(as_alice, alice, bob, bob_asked_alice):
     assert list(selectors.friends_of(bob)) == [alice]
     assert not selectors.incoming_requests(alice).exists()
     assert '/games/new/?invite=bob"' in response.content.decode()
+    # the one who asked hears the yes (social review, 2026-12-01)
+    assert _accepted_notices(bob) == ["alice accepted your friend request."]
+
+
+def _accepted_notices(user) -> list[str]:
+    return list(
+        Notification.objects.filter(user=user, text__contains="accepted your friend request")
+        .order_by("pk")
+        .values_list("text", flat=True)
+    )
 
 
 def test_accepting_twice_says_so_and_changes_nothing(as_alice, bob_asked_alice, state):
@@ -254,6 +265,7 @@ def test_decline(as_alice, alice, bob, bob_asked_alice):
     assert bob_asked_alice.status == Status.DECLINED
     assert not selectors.are_friends(alice, bob)
     assert not Friendship.objects.exists()
+    assert not Notification.objects.filter(user=bob).exists()  # a no is not told
     # Bob may ask again later.
     assert services.friend_request_send(bob, alice)[0] is services.RequestOutcome.SENT
 
