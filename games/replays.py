@@ -78,7 +78,15 @@ def reveal(game: Game, players: list[str]) -> Reveal:
     presentation = catalog.get(game.engine)
     state = engine.setup(game.seats_count, game.options, game.seed)
     out = Reveal(
-        [RevealStep(0, None, [{"text": _("The cards are dealt."), "secret": False}], [])],
+        [
+            RevealStep(
+                0,
+                None,
+                [{"text": _("The cards are dealt."), "secret": False}],
+                [],
+                starts_round=presentation.deal_starts_round,
+            )
+        ],
         [state],
     )
     for index, row in enumerate(Event.objects.filter(game=game).order_by("seq"), start=1):

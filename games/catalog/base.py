@@ -131,6 +131,8 @@ class Presentation:
     sentences: Mapping[str, Sentence] = {}
     minor_kinds: frozenset[str] = frozenset()  # routine events the log shows in small print
     round_kinds: frozenset[str] = frozenset()  # events that start a round (the replay's jumps)
+    # the deal starts the first round (no event says so: round_kinds mark the second on)
+    deal_starts_round: bool = False
     move_order: Mapping[str, int] = {}  # the common move first (lower first; unknown: 3)
     secondary_moves: frozenset[str] = frozenset()  # moves out of turn, folded away
     hints: Mapping[str, Promise] = {}

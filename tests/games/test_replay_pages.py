@@ -216,3 +216,16 @@ def test_the_status_line_isolates_each_name(started):
     User.objects.filter(username="bob").update(display_name="<b>Bob</b>")
     html = client.get(reverse("games:table", args=[game.pk])).content.decode()
     assert "<b>Bob</b>" not in html  # a name is escaped inside its <bdi>
+
+
+def test_the_first_round_jump_is_the_deal(started):
+    """A 3-round Mogel Motte game offered jumps "1 2", to rounds 2 and 3 (spectators' review,
+    2026-12-01): the deal starts round 1, and no event says so."""
+    from games import replays
+
+    game = play_to_the_end(started("mogel-motte"), 2)
+    told = replays.reveal(game, selectors.seat_names(game))
+    second = [s.index for s in told.steps if s.index and s.starts_round]
+
+    assert told.rounds == [0, *second]
+    assert game.state["rounds"] == len(told.rounds)

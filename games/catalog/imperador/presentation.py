@@ -37,6 +37,7 @@ class Imperador(Presentation):
     reasons = REASONS
     minor_kinds = frozenset({"turn_started", "hands_window_opened"})
     round_kinds = frozenset({"turn_started"})
+    deal_starts_round = True
     move_order = dict.fromkeys(
         ("hand", "announce", "pick", "give", "name", "take", "reveal", "lay", "successor"), 0
     )

@@ -39,6 +39,7 @@ class MogelMotte(Presentation):
     sentences = SENTENCES
     minor_kinds = frozenset({"turn_started", "drew"})
     round_kinds = frozenset({"round_started"})
+    deal_starts_round = True
     # the turn's move first; cheating and accusing come after it, folded away
     move_order = {
         "play": 0,
