@@ -42,7 +42,14 @@ def _slap_window_with_a_cheater(started) -> tuple[Game, int, int, int]:
             if waiting.kind == "window" and waiting.window == "slap":
                 for slapper in waiting.seats:
                     cheaters = [s for s in range(3) if s != slapper and _cheat(game, s)]
-                    if cheaters and before.get(slapper, -1) < game.version_for(slapper):
+                    earlier = Event.objects.filter(game=game).exclude(
+                        created_at=game.wait_opened_at
+                    )  # rows from before the change that opened the window
+                    if (
+                        cheaters
+                        and before.get(slapper, -1) < game.version_for(slapper)
+                        and earlier.exists()
+                    ):
                         return game, slapper, cheaters[0], before[slapper]
             before = {s: game.version_for(s) for s in range(3)}
             seat, action = next_human_move(game, rng)
