@@ -145,6 +145,7 @@ class CreateIn(Schema):
     invite: list[str] = []
     join_policy: str = Game.JoinPolicy.INVITED
     allow_spectators: bool = True
+    spectator_chat: str = Game.SpectatorChat.READ
     options: dict[str, Any] = {}
 
 
@@ -229,6 +230,7 @@ def create_game(request: HttpRequest, body: CreateIn) -> Any:
         invite=body.invite,
         join_policy=body.join_policy,
         allow_spectators=body.allow_spectators,
+        spectator_chat=body.spectator_chat,
         options=body.options,
     )
     return Status(201, {"id": game.pk})

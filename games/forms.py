@@ -28,6 +28,12 @@ class NewGameForm(forms.Form):
     allow_spectators = forms.BooleanField(
         label=_("Friends of players may watch"), required=False, initial=True
     )
+    spectator_chat = forms.ChoiceField(
+        label=_("Spectators' talk"),
+        choices=Game.SpectatorChat.choices,
+        initial=Game.SpectatorChat.READ,
+        required=False,  # a page from before this choice existed: the players' talk is read
+    )
     starts = forms.ChoiceField(
         label=_("Who starts"),
         choices=[("random", _("Drawn at random")), ("me", _("I do"))],

@@ -47,6 +47,10 @@ class Game(models.Model):
         FRIENDS_OF_FRIENDS = "fof", _("My friends and their friends")
         ANYONE = "anyone", _("Anyone signed in")
 
+    class SpectatorChat(models.TextChoices):
+        READ = "read", _("Spectators read the players' talk")
+        OWN = "own", _("Spectators talk among themselves")
+
     engine = models.CharField(max_length=40)
     rules_version = models.PositiveIntegerField(default=1)
     options = JSONField(default=dict, blank=True)
@@ -60,12 +64,7 @@ class Game(models.Model):
     allow_spectators = models.BooleanField(default=True)
     # Table talk for spectators: they read the players' talk, or talk in a channel of their own.
     spectator_chat = models.CharField(
-        max_length=10,
-        choices=[
-            ("read", _("Spectators read the players' talk")),
-            ("own", _("Spectators talk among themselves")),
-        ],
-        default="read",
+        max_length=10, choices=SpectatorChat.choices, default=SpectatorChat.READ
     )
     # "Learn to play": a Live table against bots with the rules beside the board.
     learning = models.BooleanField(default=False)

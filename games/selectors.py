@@ -457,6 +457,24 @@ def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
     return seat
 
 
+@dataclass(frozen=True)
+class RematchSeen:
+    """A finished table's rematch as one viewer may know of it."""
+
+    game: Game | None  # the rematch, if the viewer may open it
+    exists: bool  # a rematch exists (seen or not): no "Play again" button then
+
+
+def rematch_as_seen(game: Game, user: Any) -> RematchSeen:
+    """The rematch is linked for whoever may open it; one a block kept a player out of is
+    neither linked nor offered again to them."""
+    rematch_id = Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
+    rematch = None if rematch_id is None else game_with_seats(rematch_id)
+    if rematch is None:
+        return RematchSeen(None, False)
+    return RematchSeen(rematch if can_view(rematch, user) else None, True)
+
+
 def records_of(user: Any) -> list[Any]:
     """The player's record at each game they finished a table of, best rating first."""
     from games.catalog.registry import title

@@ -107,6 +107,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 invite=data["invite"],
                 join_policy=data["join_policy"],
                 allow_spectators=data["allow_spectators"],
+                spectator_chat=data["spectator_chat"] or Game.SpectatorChat.READ,
                 options={registry.get(data["game"]).start_option: 0}
                 if data["starts"] == "me"
                 else {},
@@ -206,7 +207,7 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         "nudge_target": selectors.nudge_target(game, seat),
         "my_seat": my_seat,
         "rules_body": f"catalog/{game.engine}/rules.html" if game.learning else None,
-        "rematch": Game.objects.filter(rematch_of=game).first() if game.is_over else None,
+        "rematch": selectors.rematch_as_seen(game, request.user) if game.is_over else None,
         **_chat_context(request, game),
         "not_ready": services.not_ready(game, seats),
         "now": now,
@@ -263,6 +264,30 @@ def table_live(request: HttpRequest, game_id: int) -> HttpResponse:
     its socket says the seat's revision grew. The same rendering as the page: only what
     ``engine.view`` gives that seat."""
     return render(request, "games/_table_live.html", _table_context(request, game_id))
+
+
+def _rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+    """ "Play again": to the rematch, saying what became of the press."""
+    try:
+        rematch, made = services.game_rematch(request.user, game_id)
+    except GameError as exc:
+        messages.error(request, exc.message)
+        return redirect("games:table", game_id=game_id)
+    if made and rematch.learning:
+        messages.success(request, _("A new game against the bots has started."))
+    elif made and rematch.invitations.exists():
+        messages.success(request, _("A new table with the same players: they are invited."))
+    elif made:
+        messages.success(request, _("A new table with the same bots: start when you are ready."))
+    elif not selectors.can_view(rematch, request.user):
+        # a block kept this player out of its invitations: nothing to lead them to
+        messages.error(request, _("Another player has already set up this table's rematch."))
+        return redirect("games:table", game_id=game_id)
+    elif selectors.seat_of(rematch, request.user) is not None:
+        messages.info(request, _("Here is the rematch: you have a seat."))
+    else:
+        messages.info(request, _("You are invited to the rematch: take a seat to play."))
+    return redirect("games:table", game_id=rematch.pk)
 
 
 @login_required
@@ -326,13 +351,7 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
         ),
     }
     if command == "rematch":
-        try:
-            rematch = services.game_rematch(request.user, game_id)
-        except GameError as exc:
-            messages.error(request, exc.message)
-            return redirect("games:table", game_id=game_id)
-        messages.success(request, _("A new table with the same players: they are invited."))
-        return redirect("games:table", game_id=rematch.pk)
+        return _rematch(request, game_id)
     if command not in done:
         raise Http404()
     call, message = done[command]

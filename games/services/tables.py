@@ -57,8 +57,14 @@ def _free_index(game: Game) -> int | None:
 
 
 def _invite(
-    creator: User, game: Game, usernames: list[str], seated: frozenset[int] = frozenset()
+    creator: User,
+    game: Game,
+    usernames: list[str],
+    seated: frozenset[int] = frozenset(),
+    mates: frozenset[int] = frozenset(),
 ) -> list[Invitation]:
+    """Invite ``usernames`` (friends of the creator, or ``mates``: players who shared the
+    table a rematch replays)."""
     made = []
     for username in usernames:
         invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
@@ -72,7 +78,7 @@ def _invite(
                 _("%(name)s already has a seat at this table.") % {"name": invitee.name},
                 "already_seated",
             )
-        if not are_friends(creator, invitee):
+        if invitee.pk not in mates and not are_friends(creator, invitee):
             raise GameError(
                 _("You can only invite friends; %(name)s is not on your list.")
                 % {"name": username},
@@ -107,7 +113,9 @@ def game_create(
     invite: list[str] | None = None,
     join_policy: str = Game.JoinPolicy.INVITED,
     allow_spectators: bool = True,
+    spectator_chat: str = Game.SpectatorChat.READ,
     options: dict[str, Any] | None = None,
+    mates: frozenset[int] = frozenset(),
 ) -> Game:
     if engine not in registry.ENGINES:
         raise GameError(_("Unknown game."), "bad_game")
@@ -126,6 +134,8 @@ def game_create(
         raise GameError(_("Bots can fill at most every seat but yours."), "bad_bots")
     if join_policy not in Game.JoinPolicy.values:
         raise GameError(_("Unknown join policy."), "bad_join_policy")
+    if spectator_chat not in Game.SpectatorChat.values:
+        raise GameError(_("Unknown choice for the spectators' talk."), "bad_spectator_chat")
     invite = [name for name in (invite or []) if name.strip()]
     if len(invite) > seats - 1 - bots:
         raise GameError(_("More invitations than free seats."), "too_many_invitations")
@@ -144,13 +154,14 @@ def game_create(
         window_seconds=window,
         join_policy=join_policy,
         allow_spectators=allow_spectators,
+        spectator_chat=spectator_chat,
         seed=0,
         created_by=creator,
     )
     Seat.objects.create(game=game, index=0, user=creator)
     for index in range(1, bots + 1):
         Seat.objects.create(game=game, index=index, is_bot=True, bot_reason="filled")
-    invited = [i.to_user_id for i in _invite(creator, game, invite)]
+    invited = [i.to_user_id for i in _invite(creator, game, invite, mates=mates)]
     # Not a GameChange (the row is new): the invitees' lists learn of it here, after commit.
     transaction.on_commit(lambda: broadcast.notify_users_changed([creator.pk, *invited]))
     return game
@@ -350,10 +361,12 @@ def game_learn(user: User, engine: str) -> Game:
     return game
 
 
-def game_rematch(user: User, game_id: int) -> Game:
+def game_rematch(user: User, game_id: int) -> tuple[Game, bool]:
     """ "Play again": a new table with the same game and settings, the same bots, and
-    invitations to the other players (who accept as for any table). One per finished table:
-    a second click (by anyone) leads to the same new table."""
+    invitations to the other players (who accept as for any table; friends or not, they
+    shared this table). One per finished table: a second click (by anyone) leads to the
+    same new table. A Learn table's rematch is another Learn table, started at once.
+    Answers the table and whether this call made it."""
     with GameChange(game_id) as change:
         old = change.game
         if old.status != Game.Status.FINISHED:
@@ -362,28 +375,35 @@ def game_rematch(user: User, game_id: int) -> Game:
             raise NotAllowed(_("You are not playing at this table."))
         existing = Game.objects.filter(rematch_of=old).first()
         if existing is not None:
-            return existing
-        # the seats' players are loaded with the change: no second lookup by name
-        invitable = [
-            s.user.username
-            for s in change.seats
-            if s.user is not None and s.user_id != user.pk and are_friends(user, s.user)
-        ]
-        game = game_create(
-            user,
-            engine=old.engine,
-            seats=old.seats_count,
-            pace=old.pace,
-            move_seconds=old.move_seconds,
-            window_seconds=old.window_seconds,
-            bots=sum(1 for s in change.seats if s.user is None),
-            invite=invitable,
-            join_policy=old.join_policy,
-            allow_spectators=old.allow_spectators,
-            options={
-                k: v for k, v in old.options.items() if k != registry.get(old.engine).start_option
-            },
-        )
+            return existing, False
+        if old.learning:
+            game = game_learn(user, old.engine)
+        else:
+            # the seats' players are loaded with the change: no second lookup by name
+            mates = [
+                s.user
+                for s in change.seats
+                if s.user is not None and s.user_id != user.pk and s.user.is_active
+            ]
+            game = game_create(
+                user,
+                engine=old.engine,
+                seats=old.seats_count,
+                pace=old.pace,
+                move_seconds=old.move_seconds,
+                window_seconds=old.window_seconds,
+                bots=sum(1 for s in change.seats if s.user is None),
+                invite=[m.username for m in mates],
+                join_policy=old.join_policy,
+                allow_spectators=old.allow_spectators,
+                spectator_chat=old.spectator_chat,
+                options={
+                    k: v
+                    for k, v in old.options.items()
+                    if k != registry.get(old.engine).start_option
+                },
+                mates=frozenset(m.pk for m in mates),
+            )
         Game.objects.filter(pk=game.pk).update(rematch_of=old)
         change.touch()  # the finished table now links to its rematch
-    return game
+    return game, True

@@ -1,0 +1,147 @@
+"""Play again: everyone who shared the finished table is invited (friends or not), a block
+keeps its secret, each press is told what became of it, a Learn table's rematch is another
+Learn table, and the table's settings (the spectators' talk among them) carry over."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from django.contrib.messages import get_messages
+from django.test import Client
+from django.urls import reverse
+
+from accounts.services import api_token_create, friendship_create, user_ban, user_block
+from games import services
+from games.models import Game, Invitation
+from tests.games.helpers import play_to_the_end
+
+pytestmark = pytest.mark.django_db
+
+
+def client_for(user) -> Client:
+    client = Client()
+    client.force_login(user)
+    return client
+
+
+def press(user, game: Game) -> tuple[str, list[str]]:
+    """Presses "Play again" as ``user``: where it leads, and the messages it left."""
+    client = client_for(user)
+    response = client.post(reverse("games:command", args=[game.pk, "rematch"]))
+    said = [str(m) for m in get_messages(response.wsgi_request)]
+    return response.url, said
+
+
+def table_page(user, game: Game) -> str:
+    return client_for(user).get(reverse("games:table", args=[game.pk])).content.decode()
+
+
+@pytest.fixture
+def finished(alice, bob, carol):
+    """A finished Imperador table of alice (friends with bob and carol), bob and carol (who
+    are not friends): they met at alice's table."""
+    friendship_create(alice, bob)
+    friendship_create(alice, carol)
+    game = services.game_create(
+        alice, engine="imperador", seats=3, invite=["bob", "carol"], spectator_chat="own"
+    )
+    services.game_join(bob, game.pk)
+    services.game_join(carol, game.pk)
+    services.game_start(alice, game.pk)
+    return play_to_the_end(Game.objects.get(pk=game.pk))
+
+
+def pending(game: Game) -> set[int]:
+    return set(
+        Invitation.objects.filter(game=game, status="pending").values_list("to_user", flat=True)
+    )
+
+
+def test_the_rematch_invites_every_player_of_the_table_friends_or_not(finished, alice, bob, carol):
+    url, said = press(bob, finished)
+    rematch = Game.objects.get(rematch_of=finished)
+    assert url == reverse("games:table", args=[rematch.pk])
+    assert said == ["A new table with the same players: they are invited."]
+    assert pending(rematch) == {alice.pk, carol.pk}, "carol shared the table with bob"
+    assert rematch.spectator_chat == "own", "the table's settings carry over"
+    # carol, not bob's friend, is led to it and told she is invited (not "they are invited")
+    assert reverse("games:table", args=[rematch.pk]) in table_page(carol, finished)
+    url, said = press(carol, finished)
+    assert url == reverse("games:table", args=[rematch.pk])
+    assert said == ["You are invited to the rematch: take a seat to play."]
+    assert "Take a seat" in table_page(carol, rematch)
+    url, said = press(bob, finished)
+    assert said == ["Here is the rematch: you have a seat."]
+    assert Game.objects.filter(rematch_of=finished).count() == 1
+
+
+def test_a_block_keeps_a_player_out_of_the_rematch_without_a_dead_link(finished, alice, bob, carol):
+    user_block(carol, bob)  # after the game: carol blocked bob
+    press(bob, finished)
+    rematch = Game.objects.get(rematch_of=finished)
+    assert pending(rematch) == {alice.pk}, "the invitation never reaches carol"
+    page = table_page(carol, finished)
+    assert reverse("games:table", args=[rematch.pk]) not in page
+    assert "Play again" not in page, "no button for a rematch that exists already"
+    assert reverse("games:table", args=[rematch.pk]) in table_page(alice, finished)
+    # a page from before the rematch: the press is refused, and she stays where she was
+    url, said = press(carol, finished)
+    assert url == reverse("games:table", args=[finished.pk])
+    assert said == ["Another player has already set up this table's rematch."]
+    assert Game.objects.filter(rematch_of=finished).count() == 1
+
+
+def test_a_banned_player_does_not_stop_the_rematch(finished, alice, bob, carol, admin_user):
+    user_ban(admin_user, carol, "test")
+    url, said = press(alice, finished)
+    rematch = Game.objects.get(rematch_of=finished)
+    assert url == reverse("games:table", args=[rematch.pk])
+    assert said == ["A new table with the same players: they are invited."]
+    assert pending(rematch) == {bob.pk}
+
+
+def test_a_learn_tables_rematch_is_another_learn_table_under_way(alice):
+    learn = play_to_the_end(services.game_learn(alice, "mogel-motte"))
+    assert "Play again against the bots" in table_page(alice, learn)
+    url, said = press(alice, learn)
+    rematch = Game.objects.get(rematch_of=learn)
+    assert url == reverse("games:table", args=[rematch.pk])
+    assert said == ["A new game against the bots has started."]
+    assert rematch.learning and rematch.status == Game.Status.ACTIVE and rematch.pace == "live"
+    assert "How to play" in table_page(alice, rematch)
+
+
+def test_the_spectators_talk_is_chosen_with_the_table(alice):
+    client = client_for(alice)
+    page = client.get(reverse("games:new")).content.decode()
+    assert 'name="spectator_chat"' in page
+    response = client.post(
+        reverse("games:new"),
+        {
+            "game": "imperador",
+            "seats": 3,
+            "pace": "daily",
+            "join_policy": "invited",
+            "allow_spectators": "on",
+            "spectator_chat": "own",
+            "starts": "random",
+            "bots": 2,
+        },
+    )
+    game = Game.objects.get(created_by=alice)
+    assert response.url == reverse("games:table", args=[game.pk])
+    assert game.spectator_chat == "own"
+    _token, raw = api_token_create(alice, "script")
+    for asked, status in (("own", 201), ("loud", 400)):
+        answer = Client().post(
+            "/api/games",
+            json.dumps({"game": "imperador", "seats": 3, "bots": 2, "spectator_chat": asked}),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {raw}",
+        )
+        assert answer.status_code == status, answer.content
+    made = Game.objects.latest("pk")
+    assert made.spectator_chat == "own"
+    assert answer.json()["code"] == "bad_spectator_chat"
+    assert Game.objects.filter(created_by=alice).count() == 2, "the refused one made nothing"
