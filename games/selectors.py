@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, QuerySet, Value
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
@@ -486,12 +486,21 @@ def records_of(user: Any) -> list[Any]:
     return sorted(records, key=lambda r: -r.ordinal)
 
 
-def finished_games_of(user: Any, limit: int) -> QuerySet[Game]:
-    return (
-        Game.objects.filter(seats__user=user, status=Game.Status.FINISHED)
-        .order_by("-finished_at")
-        .prefetch_related("seats__user")[:limit]
-    )
+def finished_games_of(user: Any, limit: int, viewer: Any) -> QuerySet[Game]:
+    """``user``'s last finished tables that ``viewer`` (``user`` or a friend) may open, as
+    ``can_view`` has it: seated there, or watching allowed and no block with anyone seated.
+    Another would be a dead link, and would tell the viewer of a table kept from them."""
+    games = Game.objects.filter(seats__user=user, status=Game.Status.FINISHED)
+    if viewer.pk != user.pk:
+        # two levels out: the seats of the game the block's subquery is tested for
+        seated = Seat.objects.filter(game=OuterRef(OuterRef("pk")), user__isnull=False).values(
+            "user_id"
+        )
+        games = games.filter(
+            Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer))
+            | (Q(allow_spectators=True) & ~Exists(blocks_with_any(viewer, seated)))
+        )
+    return games.order_by("-finished_at").prefetch_related("seats__user")[:limit]
 
 
 def records_for(user_ids: list[int]) -> list[Any]:

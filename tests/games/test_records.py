@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+import re
 
 import pytest
 from django.db import connection, transaction
@@ -171,3 +172,51 @@ def selectors_open_tables(user):
     from games import selectors
 
     return selectors.open_tables(user)
+
+
+def test_a_player_page_lists_only_the_finished_tables_the_viewer_may_open(trio, make_user):
+    """bob visits his friend alice's page: her tables with dave (not bob's friend) are listed
+    when watching is allowed and nobody there blocked bob; the others would be dead links
+    (and tell him of a table kept from him)."""
+    from accounts.services import user_block
+
+    alice, bob, _carol = trio
+    dave = make_user("dave")
+    friendship_create(alice, dave)
+
+    def finished(*, spectators: bool, invite: list[str]) -> Game:
+        game = services.game_create(
+            alice,
+            engine="imperador",
+            seats=3,
+            bots=2 - len(invite),
+            invite=invite,
+            allow_spectators=spectators,
+        )
+        if invite:
+            services.game_join(dave, game.pk)
+        services.game_start(alice, game.pk)
+        return play_to_the_end(Game.objects.get(pk=game.pk))
+
+    closed = finished(spectators=False, invite=["dave"])
+    with_dave = finished(spectators=True, invite=["dave"])
+    without_dave = finished(spectators=True, invite=[])
+    bobs = client_for(bob)
+
+    def listed() -> set[int]:
+        page = bobs.get(reverse("games:player", args=["alice"])).content.decode()
+        shown = {int(n) for n in re.findall(r'href="/games/(\d+)/"', page)}
+        for game in (closed, with_dave, without_dave):
+            opens = bobs.get(reverse("games:table", args=[game.pk])).status_code == 200
+            assert (game.pk in shown) == opens, (game.pk, opens)
+        return shown
+
+    assert listed() == {with_dave.pk, without_dave.pk}
+    user_block(dave, bob)  # bob may no longer watch dave anywhere
+    assert listed() == {without_dave.pk}
+    own = client_for(alice).get(reverse("games:player", args=["alice"])).content.decode()
+    assert {int(n) for n in re.findall(r'href="/games/(\d+)/"', own)} >= {
+        closed.pk,
+        with_dave.pk,
+        without_dave.pk,
+    }
