@@ -130,3 +130,15 @@ def test_report_and_mute_opened_by_get_change_nothing_and_a_forged_next_stays_on
     table = reverse("games:table", args=[game.pk])
     home = client_for(alice).post(mute, {"mute": "0", "next": table})
     assert home["Location"] == table
+
+
+def test_each_line_keeps_its_own_direction_beside_an_isolated_name(started):
+    """A Persian line on an English page (or the reverse) is laid out by its own script, and
+    a name never pulls the punctuation around it: the text takes dir="auto", the name <bdi>."""
+    game = started("imperador")
+    alice = game.seats.get(index=0).user
+    say(client_for(alice), game, "سلام! Nice bluff?")
+    html = talk(client_for(alice), game)
+    assert '<span dir="auto">سلام! Nice bluff?</span>' in html
+    assert f"<bdi>{alice.name}</bdi>" in html
+    assert 'id="chat-text" type="text" dir="auto"' in html
