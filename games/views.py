@@ -153,6 +153,9 @@ def _pace_log(game: Game, players: list[str]) -> list[dict[str, Any]]:
     return entries
 
 
+HISTORY_SHOWN = 40  # the table page's newest log rows; the replay has every one once it is over
+
+
 def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
     """Everything the table's parts show, for the requesting user's seat only."""
     game = _visible_game(request, game_id)
@@ -182,6 +185,7 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         else ""
     )
     now = timezone.now()
+    log = selectors.events_for(game, request.user, last=HISTORY_SHOWN + 1)  # one more: cut?
     return {
         "game": game,
         "game_slug": game.engine,
@@ -189,7 +193,8 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         "groups": groups,
         "seat": seat,
         "rules": registry.get(game.engine, game.rules_version),
-        "log": selectors.events_for(game, request.user, last=40),
+        "log": log[-HISTORY_SHOWN:],
+        "log_cut": len(log) > HISTORY_SHOWN,  # older moves left out: say where they are
         "pace_log": _pace_log(game, payload["players"]),
         "may_join": game.status == Game.Status.LOBBY
         and seat is None
