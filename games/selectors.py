@@ -487,20 +487,42 @@ def records_of(user: Any) -> list[Any]:
 
 
 def finished_games_of(user: Any, limit: int, viewer: Any) -> QuerySet[Game]:
-    """``user``'s last finished tables that ``viewer`` (``user`` or a friend) may open, as
-    ``can_view`` has it: seated there, or watching allowed and no block with anyone seated.
-    Another would be a dead link, and would tell the viewer of a table kept from them."""
+    """``user``'s last finished tables that ``viewer`` (``user`` or a friend) may open."""
     games = Game.objects.filter(seats__user=user, status=Game.Status.FINISHED)
-    if viewer.pk != user.pk:
-        # two levels out: the seats of the game the block's subquery is tested for
-        seated = Seat.objects.filter(game=OuterRef(OuterRef("pk")), user__isnull=False).values(
-            "user_id"
-        )
-        games = games.filter(
-            Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer))
-            | (Q(allow_spectators=True) & ~Exists(blocks_with_any(viewer, seated)))
-        )
-    return games.order_by("-finished_at").prefetch_related("seats__user")[:limit]
+    return (
+        _openable(games, user, viewer)
+        .order_by("-finished_at")
+        .prefetch_related("seats__user")[:limit]
+    )
+
+
+def playing_now(user: Any, viewer: Any, limit: int = 10) -> list[Game]:
+    """``user``'s tables under way that ``viewer`` may watch (or plays at), with their
+    players' names: a friend's page leads to them, as "friends of players may watch" allows."""
+    games = Game.objects.filter(seats__user=user, status=Game.Status.ACTIVE)
+    shown = list(
+        _openable(games, user, viewer).defer("state", "result").order_by("-started_at")[:limit]
+    )
+    rows = _seat_rows([g.pk for g in shown])
+    for game in shown:
+        game.player_names = comma().join(Seat.label(*row) for row in rows.get(game.pk, []))  # type: ignore[attr-defined]
+    return shown
+
+
+def _openable(games: QuerySet[Game], user: Any, viewer: Any) -> QuerySet[Game]:
+    """Of ``user``'s started tables, those ``viewer`` (``user`` or a friend: ``can_view``'s
+    friendship holds) may open: seated there, or watching allowed and no block with anyone
+    seated. Another would be a dead link, and would tell of a table kept from the viewer."""
+    if viewer.pk == user.pk:
+        return games
+    # two levels out: the seats of the game the block's subquery is tested for
+    seated = Seat.objects.filter(game=OuterRef(OuterRef("pk")), user__isnull=False).values(
+        "user_id"
+    )
+    return games.filter(
+        Exists(Seat.objects.filter(game=OuterRef("pk"), user=viewer))
+        | (Q(allow_spectators=True) & ~Exists(blocks_with_any(viewer, seated)))
+    )
 
 
 def records_for(user_ids: list[int]) -> list[Any]:

@@ -410,6 +410,7 @@ def player(request: HttpRequest, username: str) -> HttpResponse:
             "person": person,
             "records": selectors.records_of(person),
             "last_games": selectors.finished_games_of(person, 10, request.user),
+            "playing_now": selectors.playing_now(person, request.user),
         },
     )
 

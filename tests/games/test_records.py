@@ -220,3 +220,44 @@ def test_a_player_page_lists_only_the_finished_tables_the_viewer_may_open(trio, 
         with_dave.pk,
         without_dave.pk,
     }
+
+
+def test_a_friends_page_leads_to_the_tables_under_way_the_viewer_may_watch(trio, make_user):
+    from accounts.services import user_block
+
+    alice, bob, _carol = trio
+    dave = make_user("dave")
+    friendship_create(alice, dave)
+
+    def running(*, spectators: bool) -> Game:
+        game = services.game_create(
+            alice,
+            engine="imperador",
+            seats=3,
+            bots=1,
+            invite=["dave"],
+            allow_spectators=spectators,
+        )
+        services.game_join(dave, game.pk)
+        services.game_start(alice, game.pk)
+        return game
+
+    closed, watched = running(spectators=False), running(spectators=True)
+    bobs = client_for(bob)
+
+    def playing_now() -> set[int]:
+        page = bobs.get(reverse("games:player", args=["alice"])).content.decode()
+        if "Playing now" not in page:
+            return set()
+        part = page[page.index("Playing now") : page.index("Last games")]
+        shown = {int(n) for n in re.findall(r'href="/games/(\d+)/"', part)}
+        for game in (closed, watched):
+            opens = bobs.get(reverse("games:table", args=[game.pk])).status_code == 200
+            assert (game.pk in shown) == opens, (game.pk, opens)
+        return shown
+
+    assert playing_now() == {watched.pk}
+    page = bobs.get(reverse("games:player", args=["alice"])).content.decode()
+    assert '<small class="muted">alice, Bot 2, dave</small>' in page, "who plays there"
+    user_block(dave, bob)
+    assert playing_now() == set()
