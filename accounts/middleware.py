@@ -13,6 +13,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY
 from django.http import HttpRequest, HttpResponse
 from django.utils import timezone
 
+from accounts.languages import reader_language
 from accounts.services import user_touch_last_seen
 
 LANGUAGE_SESSION_KEY = "_language"
@@ -32,8 +33,9 @@ class UserLanguageMiddleware:
         # Runs before LocaleMiddleware, which reads the language cookie.
         user = getattr(request, "user", None)
         if user is not None and user.is_authenticated:
-            if user.language and settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
-                request.COOKIES[settings.LANGUAGE_COOKIE_NAME] = user.language
+            language = reader_language(request.COOKIES, user)
+            if language:  # LocaleMiddleware, next, reads it
+                request.COOKIES[settings.LANGUAGE_COOKIE_NAME] = language
             user_touch_last_seen(user)
         return self.get_response(request)
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 from typing import Any
 
 import orjson
-from django.conf import settings
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import translation
 from ninja import NinjaAPI, Query, Schema
@@ -23,6 +22,7 @@ from ninja.responses import NinjaJSONEncoder, Status
 from ninja.security import APIKeyCookie, HttpBearer
 from pydantic import Field, StrictInt
 
+from accounts.languages import reader_language
 from games import selectors, services
 from games.errors import GameError, GameNotFound, NotAllowed, StaleVersion
 from games.models import Game, Pace
@@ -39,11 +39,11 @@ class TokenAuth(HttpBearer):
             user = user_for_token(token)
         if user is not None:
             request.user = user
-            # as for a signed-in page (accounts/middleware.py): the player's own language
-            # unless the language cookie chose one; the session's middleware never saw a token
-            if user.language and settings.LANGUAGE_COOKIE_NAME not in request.COOKIES:
-                translation.activate(user.language)
-                request.LANGUAGE_CODE = user.language
+            # as for a signed-in page: the session's middleware never saw a token
+            language = reader_language(request.COOKIES, user)
+            if language:
+                translation.activate(language)
+                request.LANGUAGE_CODE = language
         return user
 
 

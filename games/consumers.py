@@ -32,6 +32,7 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts.languages import reader_language
 from accounts.models import User
 from accounts.notifications import mark_online, mark_present
 from config.inputs import BadInput, parse_json
@@ -82,15 +83,8 @@ def _payload_from_shared(game: Game, user: Any) -> dict[str, Any] | bool | None:
 
 
 def _language(scope: dict[str, Any], user: Any) -> str:
-    """The language the socket's answers speak, as the site's pages choose it: the language
-    cookie, else the player's own, else the site's."""
-    chosen = (scope.get("cookies") or {}).get(settings.LANGUAGE_COOKIE_NAME) or getattr(
-        user, "language", ""
-    )
-    try:
-        return translation.get_supported_language_variant(chosen) if chosen else ""
-    except LookupError:
-        return ""
+    """The language the socket's answers speak, as the site's pages choose it."""
+    return reader_language(scope.get("cookies") or {}, user)
 
 
 def _act(game_id: int, user: Any, content: dict[str, Any], language: str) -> dict[str, Any]:

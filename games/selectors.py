@@ -101,6 +101,18 @@ def invited_to(game: Game, user: Any, *, pending: bool = False) -> bool:
     return invitations.exists() and not any_block_between(user, _others_at(game))
 
 
+def still_invited(game: Game) -> list[Any]:
+    """Who holds a pending invitation to this lobby and may hear what becomes of the table:
+    an active player whose invitation no block has withdrawn (``invited_to``: a withdrawn
+    one is not theirs to hear of)."""
+    pending = game.invitations.filter(status=Invitation.Status.PENDING).select_related("to_user")
+    return [
+        i.to_user
+        for i in pending
+        if i.to_user.is_active and invited_to(game, i.to_user, pending=True)
+    ]
+
+
 def invitation_outlived(game_id: int, user: Any) -> bool:
     """Whether ``user`` was invited to a table that has left the lobby since (started
     without them, or cancelled): they knew of it, so they may be told what became of it. A

@@ -79,17 +79,8 @@ def game_abort(actor: User, game_id: int, reason: str) -> Game:
             )
         lobby = game.status == Game.Status.LOBBY
         pending = game.invitations.filter(status=Invitation.Status.PENDING)
-        # told too, as a cancelled table tells them: who is still invited (an invitation a
-        # block withdrew is not theirs to hear of)
-        invited = (
-            [
-                i.to_user
-                for i in pending.select_related("to_user")
-                if i.to_user.is_active and selectors.invited_to(game, i.to_user, pending=True)
-            ]
-            if lobby
-            else []
-        )
+        # told too, as a cancelled table tells them
+        invited = selectors.still_invited(game) if lobby else []
         invitations_settled(game, list(pending.values_list("to_user_id", flat=True)))
         pending.update(status=Invitation.Status.CANCELLED, answered_at=change.now)
         game.status = Game.Status.ABORTED

@@ -333,14 +333,9 @@ def game_cancel(user: User, game_id: int) -> None:
         if game.created_by_id != user.pk:
             raise NotAllowed(_("Only the table's creator can cancel it."))
         pending = game.invitations.filter(status=Invitation.Status.PENDING)
-        # told: who sat down, and who is still invited (an invitation a block withdrew is
-        # not theirs to hear of: invited_to)
+        # told: who sat down, and who is still invited
         told = [s.user for s in change.seats if s.user is not None and s.user_id != user.pk]
-        told += [
-            i.to_user
-            for i in pending.select_related("to_user")
-            if selectors.invited_to(game, i.to_user, pending=True)
-        ]
+        told += selectors.still_invited(game)
         pending.update(status=Invitation.Status.CANCELLED)
         game.status = Game.Status.ABORTED
         game.finished_at = change.now
