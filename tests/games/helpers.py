@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 import random
 import re
-from typing import Any
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from channels.routing import URLRouter
 from channels.testing import WebsocketCommunicator
@@ -128,6 +129,40 @@ def play_to_the_end(game: Game, seed: int = 1) -> Game:
     game.refresh_from_db()
     assert game.is_over, "the game did not end"
     return game
+
+
+Found = TypeVar("Found")
+
+
+def play_until(
+    table: Callable[[], Game],
+    found: Callable[[Game], Found | None],
+    *,
+    seed: int,
+    tables: int = 40,
+    moves: int = 400,
+) -> Found:
+    """Plays the humans' moves (the engine's bot choosing for them), at table after table
+    made by ``table()``, until ``found`` answers something for a game as it stands between
+    two moves; when only bots owe, their moment comes at once."""
+    rng = random.Random(seed)
+    for _table in range(tables):
+        game = table()
+        users = seat_users(game)
+        for _move in range(moves):
+            game.refresh_from_db()
+            if game.status != Game.Status.ACTIVE:
+                break
+            hit = found(game)
+            if hit is not None:
+                return hit
+            move = next_human_move(game, rng)
+            if move is None:
+                assert bots_moment_now(game, rng), "the game waits on nobody"
+                continue
+            seat, action = move
+            services.act(users[seat], game.pk, game.version_for(seat), action)
+    raise AssertionError(f"not found at {tables} tables")
 
 
 def turn_game(started: Any, **options: Any) -> Game:

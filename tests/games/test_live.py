@@ -21,7 +21,7 @@ from games import broadcast, consumers, selectors, services
 from games.engines import registry
 from games.errors import GameError
 from games.models import PACE_SECONDS, Event, Game, Pace, PaceSwitch
-from tests.games.helpers import at_the_table, connect, next_human_move, seat_users
+from tests.games.helpers import at_the_table, connect, next_human_move, play_until, seat_users
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -182,28 +182,23 @@ def _to_a_three_way_race(trio) -> Game:
     """Plays Mogel Motte tables (three humans) until a cockroach race opens in which all three
     may race."""
     alice, bob, carol = trio
-    rng = random.Random(11)
-    for _attempt in range(40):
+    engine = registry.get("mogel-motte")
+
+    def table() -> Game:
         game = services.game_create(alice, engine="mogel-motte", seats=3, invite=["bob", "carol"])
         services.game_join(bob, game.pk)
         services.game_join(carol, game.pk)
         services.game_start(alice, game.pk)
-        engine = registry.get(game.engine)
-        for _move in range(400):
-            game.refresh_from_db()
-            if game.status != Game.Status.ACTIVE:
-                break
-            waiting = engine.waiting_for(game.state)
-            if waiting.kind == "window" and waiting.window == "race":
-                racers = [
-                    s
-                    for s in range(3)
-                    if any(a["type"] == "race" for a in engine.legal_actions(game.state, s))
-                ]
-                if len(racers) == 3:
-                    return game
-            play_one(game, rng)
-    raise AssertionError("no three-way race in 40 tables")
+        return game
+
+    def three_way_race(game: Game) -> Game | None:
+        waiting = engine.waiting_for(game.state)
+        if waiting.kind != "window" or waiting.window != "race":
+            return None
+        legal = [engine.legal_actions(game.state, s) for s in range(3)]
+        return game if all(any(a["type"] == "race" for a in moves) for moves in legal) else None
+
+    return play_until(table, three_way_race, seed=11)
 
 
 def test_three_simultaneous_racers_make_one_winner_and_two_too_late(trio):

@@ -4,7 +4,6 @@ registered from the test goes through the same pages with no shared module edite
 
 from __future__ import annotations
 
-import random
 import re
 
 import pytest
@@ -19,7 +18,7 @@ from games.engines import registry
 from games.engines.cockroach_poker import cards as cockroach_cards
 from games.models import Event, Game
 from tests.games import toy_game
-from tests.games.helpers import bots_moment_now, next_human_move, play_to_the_end, seat_users
+from tests.games.helpers import play_to_the_end, seat_users
 
 ENGINES = sorted(registry.ENGINES)
 COUNTS = [(slug, n) for slug in ENGINES for n in range(3, registry.ENGINES[slug].max_players + 1)]
@@ -241,19 +240,13 @@ def test_a_long_history_says_where_its_older_moves_are(started):
     client.force_login(alice)
     url = reverse("games:table", args=[game.pk])
     assert "latest moves are shown here" not in client.get(url).content.decode()
-    rng = random.Random(3)
-    for _ in range(3000):
-        game.refresh_from_db()
-        rows = Event.objects.filter(game=game).count()
-        if rows > 45 or game.is_over:
-            break
-        move = next_human_move(game, rng)
-        if move is None:
-            bots_moment_now(game, rng)
-            continue
-        seat, action = move
-        services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
-    assert not game.is_over and rows > 41, "a long game still running"
+    game = play_until(
+        lambda: game,
+        lambda g: g if Event.objects.filter(game=g).count() > 45 else None,
+        seed=3,
+        tables=1,
+        moves=3000,
+    )
     page = client.get(url).content.decode()
     assert "Only the 40 latest moves are shown here." in page
     assert reverse("games:replay", args=[game.pk]) not in page, "no reveal while it runs"

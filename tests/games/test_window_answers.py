@@ -4,8 +4,6 @@
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from django.test import Client
 
@@ -14,7 +12,7 @@ from games import services
 from games.engines import registry
 from games.errors import StaleVersion
 from games.models import Event, Game
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import play_until, seat_users
 
 pytestmark = pytest.mark.django_db
 
@@ -29,32 +27,24 @@ def _slap_window_with_a_cheater(started) -> tuple[Game, int, int, int]:
     """Plays Mogel Motte tables of three people until a slap window opens in which a seat
     owes a slap and another seat may cheat (a public aside). Returns the game, the slapper,
     the cheater and the slapper's version from before the window opened."""
-    rng = random.Random(5)
-    for _table in range(40):
-        game = started("mogel-motte")
-        users = seat_users(game)
-        before: dict[int, int] = {}  # each seat's version before the last move
-        for _move in range(300):
-            game.refresh_from_db()
-            if game.status != Game.Status.ACTIVE:
-                break
-            waiting = ENGINE.waiting_for(game.state)
-            if waiting.kind == "window" and waiting.window == "slap":
-                for slapper in waiting.seats:
-                    cheaters = [s for s in range(3) if s != slapper and _cheat(game, s)]
-                    earlier = Event.objects.filter(game=game).exclude(
-                        created_at=game.wait_opened_at
-                    )  # rows from before the change that opened the window
-                    if (
-                        cheaters
-                        and before.get(slapper, -1) < game.version_for(slapper)
-                        and earlier.exists()
-                    ):
-                        return game, slapper, cheaters[0], before[slapper]
-            before = {s: game.version_for(s) for s in range(3)}
-            seat, action = next_human_move(game, rng)
-            services.act(users[seat], game.pk, game.version_for(seat), action)
-    raise AssertionError("no slap window with a possible cheat in 40 tables")
+    before: dict[tuple[int, int], int] = {}  # (table, seat): its version before the last move
+
+    def window_with_a_cheater(game: Game) -> tuple[Game, int, int, int] | None:
+        waiting = ENGINE.waiting_for(game.state)
+        if waiting.kind == "window" and waiting.window == "slap":
+            for slapper in waiting.seats:
+                cheaters = [s for s in range(3) if s != slapper and _cheat(game, s)]
+                earlier = Event.objects.filter(game=game).exclude(
+                    created_at=game.wait_opened_at
+                )  # rows from before the change that opened the window
+                seen = before.get((game.pk, slapper))
+                fresh = seen is not None and seen < game.version_for(slapper)
+                if cheaters and fresh and earlier.exists():
+                    return game, slapper, cheaters[0], seen
+        before.update({(game.pk, s): game.version_for(s) for s in range(3)})
+        return None
+
+    return play_until(lambda: started("mogel-motte"), window_with_a_cheater, seed=5, moves=300)
 
 
 def _opening(game: Game) -> int:
