@@ -18,7 +18,7 @@ from games.engines import registry
 from games.engines.cockroach_poker import cards as cockroach_cards
 from games.models import Event, Game
 from tests.games import toy_game
-from tests.games.helpers import play_to_the_end, seat_users
+from tests.games.helpers import play_to_the_end, play_until, seat_users
 
 ENGINES = sorted(registry.ENGINES)
 COUNTS = [(slug, n) for slug in ENGINES for n in range(3, registry.ENGINES[slug].max_players + 1)]
