@@ -166,6 +166,7 @@ else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
     CHANNEL_LAYERS = {"default": {"BACKEND": "channels.layers.InMemoryChannelLayer"}}
     CELERY_BROKER_URL = "filesystem://"
+    CELERY_BROKER_TRANSPORT = "config.broker_files:Transport"  # writes each message whole
     _broker_dir = VAR_DIR / "celery-broker"
     CELERY_BROKER_TRANSPORT_OPTIONS = {
         "data_folder_in": str(_broker_dir),

@@ -1,0 +1,36 @@
+"""kombu's filesystem broker (the embedded defaults' Celery broker), made safe for two
+processes: a message file appears whole. kombu creates the file under its final name and then
+writes it, so a worker listing the folder in between takes an empty or half-written file and
+dies on it (JSONDecodeError; kombu issue #1551), and ``make run`` stops with it."""
+
+from __future__ import annotations
+
+import os
+import uuid
+from time import monotonic
+from typing import Any
+
+from kombu.exceptions import ChannelError
+from kombu.transport import filesystem
+from kombu.utils.encoding import str_to_bytes
+from kombu.utils.json import dumps
+
+
+class Channel(filesystem.Channel):
+    def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
+        """Writes ``payload`` under a name no reader takes (it lacks ".<queue>.msg"), then
+        renames it to kombu's own name: a rename within a folder is atomic."""
+        final = "{}_{}.{}.msg".format(
+            int(round(monotonic() * 1000)), uuid.uuid4(), queue
+        )
+        part = os.path.join(self.data_folder_out, f"part-{uuid.uuid4()}")
+        try:
+            with open(part, "wb") as file:
+                file.write(str_to_bytes(dumps(payload)))
+            os.replace(part, os.path.join(self.data_folder_out, final))
+        except OSError as exc:
+            raise ChannelError(f"Cannot add file {final!r} to directory") from exc
+
+
+class Transport(filesystem.Transport):
+    Channel = Channel
