@@ -26,7 +26,7 @@
   var SWAPPED = "swappedAt"; // a property set on nodes swapped in, with the time
   var focusPart = null, pressed = null; // where a posted form was: focus goes back there
   var moving = null, MOVE_ANSWER_MS = 20000; // the move form whose answer is awaited
-  var announced = "";
+  var announced = "", announcedMove = "";
   var fetching = false, again = false, expiredAsked = false;
   var baseTitle = document.title;
   var wasWanted = root.dataset.wanted;
@@ -41,9 +41,9 @@
   function notice(part) {
     var note = document.createElement("p");
     note.className = "notice changed";
-    note.setAttribute("role", "status");
     note.textContent = L.changed;
     part.insertBefore(note, part.firstChild);
+    say(L.changed, true); // a region inserted with its words already in is not read out
   }
 
   // A kept part takes the new render's idempotency keys: a key names one move, and the same
@@ -95,6 +95,8 @@
     if (target && (!part.contains(target) || target.disabled)) target = null;
     if (!target) target = part.querySelector("h2, h3") || part;
     if (target.offsetParent === null && target !== part) target = part;
+    // an emptied part or a visually hidden heading: focus nobody sees, and nothing is read
+    if (target.getBoundingClientRect().height < 2) target = document.getElementById("status") || target;
     if (!focusable(target)) target.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
   }
@@ -106,14 +108,29 @@
     Array.prototype.forEach.call(copy.querySelectorAll(".clock"), function (c) { c.remove(); });
     return copy.textContent.replace(/\s+/g, " ").trim();
   }
-  function announce(urgent) {
-    var text = statusText();
-    if (!text || (text === announced && !urgent)) return;
-    announced = text;
+  // The newest history entry as words: what just happened (a call's outcome, a bot's offer)
+  // is news even when the status line reads the same ("Your turn" again).
+  function newestMove() {
+    var entry = root.querySelector('[data-live="history"] ol.history > li');
+    if (!entry) return "";
+    return Array.prototype.map.call(entry.querySelectorAll(".event"), function (p) {
+      return p.textContent.replace(/\s+/g, " ").trim();
+    }).join(" ");
+  }
+  function say(text, urgent) {
     var region = document.getElementById(urgent ? "table-alert" : "table-announce");
-    if (!region) return;
+    if (!region || !text) return;
     region.textContent = "";
     setTimeout(function () { region.textContent = text; }, 50); // the same words again are news
+  }
+  function announce(urgent) {
+    var text = statusText(), move = newestMove();
+    var news = [];
+    if (move && move !== announcedMove) news.push(move);
+    if (text && (text !== announced || urgent)) news.push(text);
+    announcedMove = move;
+    if (text) announced = text;
+    if (news.length) say(news.join(" "), urgent);
   }
 
   function apply(html) {
@@ -296,6 +313,7 @@
         if (old) old.innerHTML = fresh ? fresh.innerHTML : "";
         Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = false; });
         apply(html);
+        if (form.classList.contains("chat-form")) chatSent(form, doc);
       })
       .catch(function () { if (isMove) moving = null; form.submit(); });
   });
@@ -333,13 +351,40 @@
       delay = Math.min(delay * 2, 30000);
     };
   }
-  // Table talk changed: fetch the talk this reader may see (never while typing in it).
+  // Table talk changed: fetch the talk this reader may see and merge its lines into the list
+  // (a log region: only the lines added are read out). The form is left alone, so a player
+  // typing keeps their words and their focus.
   function refreshChat() {
     var slot = document.getElementById("chat-slot");
-    if (!slot || !window.fetch || slot.contains(document.activeElement)) return;
-    fetch(slot.dataset.chat, { credentials: "same-origin" })
+    if (!slot || !window.fetch) return;
+    fetch(slot.dataset.chat, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (html) { if (html) slot.innerHTML = html; });
+      .then(function (html) {
+        if (!html) return;
+        var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("ol.chat-lines");
+        var list = slot.querySelector("ol.chat-lines");
+        if (fresh && list) mergeLines(list, fresh);
+      })
+      .catch(function () {});
+  }
+  function mergeLines(list, fresh) {
+    var wanted = {};
+    Array.prototype.forEach.call(fresh.children, function (li) { if (li.dataset.id) wanted[li.dataset.id] = li; });
+    Array.prototype.slice.call(list.children).forEach(function (li) {
+      if (!li.dataset.id || !wanted[li.dataset.id]) li.remove(); // hidden, muted, or "nothing said"
+      else delete wanted[li.dataset.id];
+    });
+    Array.prototype.forEach.call(fresh.children, function (li) {
+      if (!li.dataset.id || wanted[li.dataset.id]) list.appendChild(document.importNode(li, true));
+    });
+  }
+  // A line sent: the page stays, the box empties for the next line, the list shows it.
+  function chatSent(form, doc) {
+    var failed = doc.querySelector(".messages .error");
+    var input = form.querySelector('input[name="text"]');
+    if (input && !failed) input.value = "";
+    if (input) input.focus({ preventScroll: true });
+    refreshChat();
   }
   document.addEventListener("visibilitychange", function () {
     if (document.hidden) { hiddenAt = Date.now(); return; }
@@ -352,5 +397,6 @@
   wanted();
   tick();
   announced = statusText(); // what the page said when it loaded is not news
+  announcedMove = newestMove();
   if (window.WebSocket) connect();
 })();
