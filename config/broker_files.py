@@ -20,9 +20,7 @@ class Channel(filesystem.Channel):
     def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
         """Writes ``payload`` under a name no reader takes (it lacks ".<queue>.msg"), then
         renames it to kombu's own name: a rename within a folder is atomic."""
-        final = "{}_{}.{}.msg".format(
-            int(round(monotonic() * 1000)), uuid.uuid4(), queue
-        )
+        final = f"{round(monotonic() * 1000)}_{uuid.uuid4()}.{queue}.msg"
         part = os.path.join(self.data_folder_out, f"part-{uuid.uuid4()}")
         try:
             with open(part, "wb") as file:
