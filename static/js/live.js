@@ -15,10 +15,29 @@
           if (!html) return;
           var doc = new DOMParser().parseFromString(html, "text/html");
           var fresh = doc.getElementById(part.id);
-          if (fresh) part.replaceWith(document.importNode(fresh, true));
+          if (!fresh) return;
+          var had = part.contains(document.activeElement) ? document.activeElement : null;
+          var node = document.importNode(fresh, true);
+          part.replaceWith(node);
+          if (had) refocus(node, had);
         })
         .catch(function () {});
     });
+  }
+  // Focus that was in a list swapped in goes to the same link or button in the new one (by
+  // where it leads), else to the list's heading: never back to the top of the page.
+  function refocus(node, had) {
+    var key = function (el) {
+      var form = el.form || el.closest("form");
+      return el.tagName + "|" + (el.getAttribute("href") || "") + "|" + (form ? form.getAttribute("action") : "") + "|" + (el.value || "");
+    };
+    var wanted = key(had);
+    var same = Array.prototype.find.call(node.querySelectorAll("a[href], button, input, select, summary"), function (el) {
+      return key(el) === wanted;
+    });
+    var target = same || node.querySelector("h2, h3") || node;
+    if (!same && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
+    target.focus({ preventScroll: true });
   }
   function connect() {
     socket = new WebSocket(url);

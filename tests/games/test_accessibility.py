@@ -1,6 +1,7 @@
 """axe-core (bundled with axe-playwright-python, no download) in Debian's Chromium finds no
-serious or critical accessibility violation on each game's table, replay and rules pages,
-in a left-to-right and a right-to-left language. The pages are reached by URL only."""
+serious or critical accessibility violation on each game's table (running and finished),
+replay and rules pages, a player's page and My games, in a left-to-right and a right-to-left
+language, at a phone's width. The pages are reached by URL only."""
 
 from __future__ import annotations
 
@@ -54,7 +55,7 @@ def _serious(results: dict) -> list[str]:
 
 
 @pytest.mark.parametrize("engine", sorted(registry.ENGINES))
-def test_no_serious_violations_on_table_replay_and_rules(engine, started, live_server, monkeypatch):
+def test_no_serious_violations_on_the_pages_of_a_game(engine, started, live_server, monkeypatch):
     from axe_playwright_python.sync_playwright import Axe
     from playwright.sync_api import sync_playwright
 
@@ -76,6 +77,9 @@ def test_no_serious_violations_on_table_replay_and_rules(engine, started, live_s
         "table": reverse("games:table", args=[running.pk]),
         "replay": reverse("games:replay", args=[finished.pk]),
         "rules": reverse("games:rules", args=[engine]),
+        "finished table": reverse("games:table", args=[finished.pk]),
+        "player page": reverse("games:player", args=[viewer.username]),  # records: wide
+        "my games": reverse("games:my_games"),
     }
     axe = Axe()
     found: dict[str, list[str]] = {}

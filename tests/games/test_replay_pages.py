@@ -242,7 +242,8 @@ def test_a_long_history_says_where_its_older_moves_are(started):
     assert "latest moves are shown here" not in client.get(url).content.decode()
     game = play_until(
         lambda: game,
-        lambda g: g if Event.objects.filter(game=g).count() > 45 else None,
+        # rows alice may see (a deal's secret rows are not hers): more than the page shows
+        lambda g: g if len(selectors.events_for(g, alice)) > 41 else None,
         seed=3,
         tables=1,
         moves=3000,
@@ -255,3 +256,20 @@ def test_a_long_history_says_where_its_older_moves_are(started):
     assert "latest moves are shown here" not in page
     link = f'<a href="{reverse("games:replay", args=[game.pk])}">See the earlier moves'
     assert link in page
+
+
+def test_each_step_of_the_reveal_has_its_own_page_title(started):
+    """Stepping reloads the page and focus starts again at the top: the title is what a
+    screen reader says first, so it names the step."""
+    game = play_to_the_end(started("imperador"))
+    client = Client()
+    client.force_login(seat_users(game)[0])
+    url = reverse("games:replay", args=[game.pk])
+    last = int(re.search(r"\?step=(\d+)\" data-step=\"last\"", client.get(url).content.decode())[1])
+    titles = [
+        re.search(r"<title>(.*?)</title>", client.get(f"{url}?step={n}").content.decode(), re.S)[1]
+        for n in (0, 1, last)
+    ]
+    assert titles[0].startswith("The deal · Reveal")
+    assert titles[1].startswith(f"Move 1 of {last} · Reveal")
+    assert titles[2].startswith(f"Move {last} of {last} · Reveal")
