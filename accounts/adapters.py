@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 from allauth.account.adapter import DefaultAccountAdapter
-from django.http import HttpRequest
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import render
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -13,3 +15,11 @@ class AccountAdapter(DefaultAccountAdapter):
     def clean_username(self, username: str, shallow: bool = False) -> str:
         # Usernames are how friends find each other: keep them simple and case-insensitive unique.
         return super().clean_username(username.strip(), shallow=shallow)
+
+    def respond_user_inactive(self, request: HttpRequest, user: AbstractBaseUser) -> HttpResponse:
+        # A banned player who signs in with the right password is told why, not only that the
+        # account is "inactive" (they alone can reach this: it follows their own password).
+        since = getattr(user, "banned_at", None)
+        if since is not None:
+            return render(request, "account/account_suspended.html", {"since": since}, status=403)
+        return super().respond_user_inactive(request, user)

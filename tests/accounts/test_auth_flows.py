@@ -9,6 +9,7 @@ from allauth.account.models import EmailAddress
 from django.contrib.sites.models import Site
 from django.core import mail
 from django.core.management import call_command
+from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
@@ -244,3 +245,19 @@ def test_a_session_signed_in_before_the_backend_changed_stays_signed_in(alice, b
     assert client.get(reverse("games:my_games")).status_code == 200
     assert client.session[BACKEND_SESSION_KEY] == "accounts.auth_backends.AuthenticationBackend"
     assert client.get(reverse("games:my_games")).status_code == 200
+
+
+def test_a_banned_player_signing_in_is_told_the_account_is_suspended(client, make_user):
+    from accounts.services import user_ban
+
+    mod = make_user("mod", is_staff=True, is_superuser=True)
+    eve = make_user("eve", password=PASSWORD)
+    user_ban(mod, eve, "cheating with a second account")
+    response = login(client, "eve", PASSWORD)
+    page = response.content.decode()
+    assert response.status_code == 403 and not is_logged_in(client)
+    assert "A moderator suspended this account on" in page
+    assert "cheating" not in page, "the moderators' reason is their note, not a message"
+    # the wrong password says nothing of the ban: only the account's owner learns of it
+    wrong = login(Client(), "eve", "not-her-password").content.decode()
+    assert "suspended" not in wrong and "not correct" in wrong
