@@ -25,6 +25,9 @@ from games.services.change import GameChange
 
 MIN_MOVE_SECONDS = 15
 MAX_MOVE_SECONDS = 14 * 86400
+# A first game is played with the rules open beside it: the Live pace's minute a move ran
+# out while a learner read, and their seat went to the bot before they had played.
+LEARN_MOVE_SECONDS, LEARN_WINDOW_SECONDS = 5 * 60, 30
 
 
 def resolve_pace(
@@ -350,7 +353,10 @@ def game_learn(user: User, engine: str) -> Game:
     rules = registry.get(engine)
     seats = max(3, rules.min_players)
     game = game_create(user, engine=engine, seats=seats, pace=Pace.LIVE, bots=seats - 1)
-    Game.objects.filter(pk=game.pk).update(learning=True)
+    # the Live pace (the table runs live), with a learner's time (before the first deadline)
+    Game.objects.filter(pk=game.pk).update(
+        learning=True, move_seconds=LEARN_MOVE_SECONDS, window_seconds=LEARN_WINDOW_SECONDS
+    )
     game_start(user, game.pk)
     game.refresh_from_db()
     return game

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import timedelta
 
 import pytest
 from django.db import connection, transaction
@@ -13,9 +14,10 @@ from django.urls import reverse
 
 from accounts.services import friendship_create
 from games import services
+from games.engines import registry
 from games.models import Game, Invitation, PlayerRecord
 from games.services import records
-from tests.games.helpers import next_human_move, play_to_the_end, seat_users
+from tests.games.helpers import next_human_move, play_to_the_end, play_until, seat_users
 
 pytestmark = pytest.mark.django_db
 
@@ -130,6 +132,16 @@ def test_learn_to_play_starts_a_live_table_against_bots_with_the_rules(alice):
     assert response.url == reverse("games:table", args=[game.pk])
     assert game.status == Game.Status.ACTIVE and game.pace == "live" and game.learning
     assert game.seats.filter(is_bot=True).count() == game.seats_count - 1
+    # a learner reads the rules as they play: five minutes a move, not the Live minute
+    engine = registry.get(game.engine)
+
+    def her_turn(g: Game) -> Game | None:
+        waiting = engine.waiting_for(g.state)
+        return g if waiting.kind == "turn" and tuple(waiting.seats) == (0,) else None
+
+    game = play_until(lambda: game, her_turn, seed=1, tables=1)
+    opened = game.wait_opened_at
+    assert game.deadline_at - opened == timedelta(minutes=5)
     page = client_for(alice).get(response.url).content.decode()
     assert "How to play" in page
 
