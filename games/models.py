@@ -68,9 +68,10 @@ class Game(models.Model):
     )
     # "Learn to play": a Live table against bots with the rules beside the board.
     learning = models.BooleanField(default=False)
-    # "Play again": the finished table this one replays (one rematch per table).
-    rematch_of = models.OneToOneField(
-        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematch"
+    # "Play again": the finished table this one replays. One rematch per table as a player
+    # sees it; another is made for a player kept out of the first by a block (unknowing).
+    rematch_of = models.ForeignKey(
+        "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
     # The seed is the deck: it never leaves the server before the game ends.

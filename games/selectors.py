@@ -469,22 +469,21 @@ def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
     return seat
 
 
-@dataclass(frozen=True)
-class RematchSeen:
-    """A finished table's rematch as one viewer may know of it."""
-
-    game: Game | None  # the rematch, if the viewer may open it
-    exists: bool  # a rematch exists (seen or not): no "Play again" button then
-
-
-def rematch_as_seen(game: Game, user: Any) -> RematchSeen:
-    """The rematch is linked for whoever may open it; one a block kept a player out of is
-    neither linked nor offered again to them."""
-    rematch_id = Game.objects.filter(rematch_of=game).values_list("pk", flat=True).first()
-    rematch = None if rematch_id is None else game_with_seats(rematch_id)
-    if rematch is None:
-        return RematchSeen(None, False)
-    return RematchSeen(rematch if can_view(rematch, user) else None, True)
+def rematch_for(game: Game, user: Any) -> Game | None:
+    """The finished table's rematch that ``user`` may open (the first one not cancelled), or
+    None: then "Play again" makes one. A rematch a block kept them out of is not theirs to
+    know of, and a cancelled one is no rematch."""
+    candidates = (
+        Game.objects.filter(rematch_of=game)
+        .exclude(status=Game.Status.ABORTED)
+        .order_by("id")
+        .values_list("pk", flat=True)
+    )
+    for rematch_id in candidates:
+        rematch = game_with_seats(rematch_id)
+        if rematch is not None and can_view(rematch, user):
+            return rematch
+    return None
 
 
 def records_of(user: Any) -> list[Any]:
@@ -501,11 +500,7 @@ def records_of(user: Any) -> list[Any]:
 def finished_games_of(user: Any, limit: int, viewer: Any) -> QuerySet[Game]:
     """``user``'s last finished tables that ``viewer`` (``user`` or a friend) may open."""
     games = Game.objects.filter(seats__user=user, status=Game.Status.FINISHED)
-    return (
-        _openable(games, user, viewer)
-        .order_by("-finished_at")
-        .prefetch_related("seats__user")[:limit]
-    )
+    return _openable(games, user, viewer).defer("state", "result").order_by("-finished_at")[:limit]
 
 
 def playing_now(user: Any, viewer: Any, limit: int = 10) -> list[Game]:

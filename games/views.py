@@ -212,7 +212,7 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         "nudge_target": selectors.nudge_target(game, seat),
         "my_seat": my_seat,
         "rules_body": f"catalog/{game.engine}/rules.html" if game.learning else None,
-        "rematch": selectors.rematch_as_seen(game, request.user) if game.is_over else None,
+        "rematch": selectors.rematch_for(game, request.user) if game.is_over else None,
         **_chat_context(request, game),
         "not_ready": services.not_ready(game, seats),
         "now": now,
@@ -284,14 +284,12 @@ def _rematch(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.success(request, _("A new table with the same players: they are invited."))
     elif made:
         messages.success(request, _("A new table with the same bots: start when you are ready."))
-    elif not selectors.can_view(rematch, request.user):
-        # a block kept this player out of its invitations: nothing to lead them to
-        messages.error(request, _("Another player has already set up this table's rematch."))
-        return redirect("games:table", game_id=game_id)
     elif selectors.seat_of(rematch, request.user) is not None:
         messages.info(request, _("Here is the rematch: you have a seat."))
-    else:
+    elif rematch.status == Game.Status.LOBBY and selectors.invited_to(rematch, request.user):
         messages.info(request, _("You are invited to the rematch: take a seat to play."))
+    else:
+        messages.info(request, _("Here is the rematch."))
     return redirect("games:table", game_id=rematch.pk)
 
 

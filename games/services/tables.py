@@ -70,8 +70,10 @@ def _invite(
     table a rematch replays)."""
     made = []
     for username in usernames:
-        invitee = User.objects.filter(username__iexact=username.strip(), is_active=True).first()
-        if invitee is None or invitee.pk == creator.pk:
+        invitee = User.objects.filter(username__iexact=username.strip()).first()
+        if invitee is not None and not invitee.is_active and invitee.pk in mates:
+            continue  # banned or gone since the table ended: a rematch goes on without them
+        if invitee is None or not invitee.is_active or invitee.pk == creator.pk:
             raise GameError(
                 _("%(name)s is not a player you can invite.") % {"name": echo(username)},
                 "bad_invitee",
@@ -87,8 +89,17 @@ def _invite(
                 % {"name": username},
                 "not_friends",
             )
-        if has_blocked(invitee, creator) or has_blocked(creator, invitee):
+        if has_blocked(creator, invitee):
             continue  # a blocked player is not told: the invitation simply never arrives
+        if has_blocked(invitee, creator):
+            if invitee.pk in mates:
+                # A rematch invites everyone who shared the table: a name missing from its
+                # list would tell the creator of the block. The invitation is made and, like
+                # one a block withdrew (selectors.invited_to), never reaches its invitee.
+                Invitation.objects.get_or_create(
+                    game=game, to_user=invitee, defaults={"from_user": creator}
+                )
+            continue
         invitation, created = Invitation.objects.get_or_create(
             game=game, to_user=invitee, defaults={"from_user": creator}
         )
@@ -366,21 +377,21 @@ def game_rematch(user: User, game_id: int) -> tuple[Game, bool]:
     """ "Play again": a new table with the same game and settings, the same bots, and
     invitations to the other players (who accept as for any table; friends or not, they
     shared this table). One per finished table: a second click (by anyone) leads to the
-    same new table. A Learn table's rematch is another Learn table, started at once.
-    Answers the table and whether this call made it."""
+    same new table (the first not cancelled that the presser may open: a block may have kept
+    them out of one they must not learn of). A Learn table's rematch is another Learn table,
+    started at once. Answers the table and whether this call made it."""
     with GameChange(game_id) as change:
         old = change.game
         if old.status != Game.Status.FINISHED:
             raise NotActive(_("Play again once the game is over."))
         if change.seat_of(user) is None:
             raise NotAllowed(_("You are not playing at this table."))
-        existing = Game.objects.filter(rematch_of=old).first()
+        existing = selectors.rematch_for(old, user)
         if existing is not None:
             return existing, False
         if old.learning:
             game = game_learn(user, old.engine)
         else:
-            # the seats' players are loaded with the change: no second lookup by name
             mates = [
                 s.user
                 for s in change.seats

@@ -76,20 +76,48 @@ def test_the_rematch_invites_every_player_of_the_table_friends_or_not(finished, 
     assert Game.objects.filter(rematch_of=finished).count() == 1
 
 
-def test_a_block_keeps_a_player_out_of_the_rematch_without_a_dead_link(finished, alice, bob, carol):
-    user_block(carol, bob)  # after the game: carol blocked bob
-    press(bob, finished)
-    rematch = Game.objects.get(rematch_of=finished)
-    assert pending(rematch) == {alice.pk}, "the invitation never reaches carol"
+def test_a_block_is_never_told_by_the_rematch(finished, alice, bob, carol):
+    """carol blocked bob after the game. bob's rematch lists carol as invited like anyone
+    (her invitation never reaches her); carol is not led to bob's table, and her own press
+    makes her a rematch without him. Nobody learns of the block from it."""
+    user_block(carol, bob)
+    url, said = press(bob, finished)
+    first = Game.objects.get(rematch_of=finished)
+    assert said == ["A new table with the same players: they are invited."]
+    assert set(Invitation.objects.filter(game=first).values_list("to_user", flat=True)) == {
+        alice.pk,
+        carol.pk,
+    }, "bob's list shows everyone who shared the table"
+    assert "carol" in table_page(bob, first)
+    assert not carol.notifications.filter(game_id=first.pk).exists(), "nothing reaches carol"
+    assert client_for(carol).get(url).status_code == 404
     page = table_page(carol, finished)
-    assert reverse("games:table", args=[rematch.pk]) not in page
-    assert "Play again" not in page, "no button for a rematch that exists already"
-    assert reverse("games:table", args=[rematch.pk]) in table_page(alice, finished)
-    # a page from before the rematch: the press is refused, and she stays where she was
+    assert reverse("games:table", args=[first.pk]) not in page
+    assert "Play again with the same players" in page, "as if nobody had pressed yet"
     url, said = press(carol, finished)
-    assert url == reverse("games:table", args=[finished.pk])
-    assert said == ["Another player has already set up this table's rematch."]
-    assert Game.objects.filter(rematch_of=finished).count() == 1
+    second = Game.objects.get(rematch_of=finished, created_by=carol)
+    assert url == reverse("games:table", args=[second.pk]) and second.pk != first.pk
+    assert said == ["A new table with the same players: they are invited."]
+    assert pending(second) == {alice.pk}, "carol's own table: bob, whom she blocked, is not asked"
+    # alice, invited to both, is led to the first; bob's page still leads to his own
+    assert reverse("games:table", args=[first.pk]) in table_page(alice, finished)
+    assert reverse("games:table", args=[first.pk]) in table_page(bob, finished)
+
+
+def test_a_cancelled_rematch_lets_the_others_play_again(finished, alice, bob, carol):
+    press(bob, finished)
+    cancelled = Game.objects.get(rematch_of=finished)
+    services.game_cancel(bob, cancelled.pk)
+    page = table_page(carol, finished)
+    assert reverse("games:table", args=[cancelled.pk]) not in page
+    assert "Play again with the same players" in page
+    url, said = press(carol, finished)
+    again = Game.objects.exclude(pk=cancelled.pk).get(rematch_of=finished)
+    assert url == reverse("games:table", args=[again.pk])
+    assert said == ["A new table with the same players: they are invited."]
+    url, said = press(alice, finished)
+    assert url == reverse("games:table", args=[again.pk])
+    assert said == ["You are invited to the rematch: take a seat to play."]
 
 
 def test_a_banned_player_does_not_stop_the_rematch(finished, alice, bob, carol, admin_user):
