@@ -17,25 +17,33 @@
           var fresh = doc.getElementById(part.id);
           if (!fresh) return;
           var had = part.contains(document.activeElement) ? document.activeElement : null;
+          var nth = had ? sameAs(part, had).indexOf(had) : 0;
+          var section = had && had.closest("section[aria-labelledby]");
+          var heading = section ? section.getAttribute("aria-labelledby") : "";
           var node = document.importNode(fresh, true);
           part.replaceWith(node);
-          if (had) refocus(node, had);
+          if (had) refocus(node, had, nth, heading);
         })
         .catch(function () {});
     });
   }
   // Focus that was in a list swapped in goes to the same link or button in the new one (by
-  // where it leads), else to the list's heading: never back to the top of the page.
-  function refocus(node, had) {
-    var key = function (el) {
-      var form = el.form || el.closest("form");
-      return el.tagName + "|" + (el.getAttribute("href") || "") + "|" + (form ? form.getAttribute("action") : "") + "|" + (el.value || "");
-    };
-    var wanted = key(had);
-    var same = Array.prototype.find.call(node.querySelectorAll("a[href], button, input, select, summary"), function (el) {
-      return key(el) === wanted;
+  // where it leads; the n-th of equals), else to the heading of the section it was in:
+  // never back to the top of the page.
+  function key(el) {
+    var form = el.form || el.closest("form");
+    return el.tagName + "|" + (el.getAttribute("href") || "") + "|" + (form ? form.getAttribute("action") : "") + "|" + (el.value || "") + "|" + el.textContent.trim();
+  }
+  function sameAs(scope, el) {
+    var wanted = key(el);
+    return Array.prototype.filter.call(scope.querySelectorAll("a[href], button, input, select, summary"), function (other) {
+      return key(other) === wanted;
     });
-    var target = same || node.querySelector("h2, h3") || node;
+  }
+  function refocus(node, had, nth, heading) {
+    var same = sameAs(node, had);
+    same = same[Math.min(nth, same.length - 1)] || null;
+    var target = same || (heading && document.getElementById(heading)) || node.querySelector("h2, h3") || node;
     if (!same && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
   }

@@ -280,6 +280,10 @@
     });
     var data = new FormData(form);
     if (e.submitter && e.submitter.name) data.append(e.submitter.name, e.submitter.value);
+    // a line of talk leaves the box at once (ready for the next); it comes back if refused
+    var talk = form.classList.contains("chat-form") ? form.querySelector('input[name="text"]') : null;
+    var typed = talk ? talk.value : "";
+    if (talk) talk.value = "";
     var home = form.closest("[data-live]");
     while (home && home.parentElement && home.parentElement.closest("[data-live]")) home = home.parentElement.closest("[data-live]");
     focusPart = home ? home.dataset.live : null; // disabling the pressed button drops its focus
@@ -292,6 +296,15 @@
     }
     fetch(form.action, { method: "POST", body: data, credentials: "same-origin" })
       .then(function (r) {
+        // refused before any view (a flood's 429, a body too large): one plain line; the page
+        // stays, with what the player chose or typed
+        if (!r.ok && (r.headers.get("Content-Type") || "").indexOf("text/plain") === 0) {
+          return r.text().then(function (line) {
+            refused(form, line);
+            if (talk && !talk.value) talk.value = typed;
+            return null;
+          });
+        }
         var path = new URL(r.url).pathname;
         if (path === root.dataset.login) {
           // Signed out meanwhile: the browser posts the move itself, so that the server keeps
@@ -313,9 +326,13 @@
         if (old) old.innerHTML = fresh ? fresh.innerHTML : "";
         Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = false; });
         apply(html);
-        if (form.classList.contains("chat-form")) chatSent(form, doc);
+        if (talk) chatSent(talk, typed, doc);
       })
-      .catch(function () { if (isMove) moving = null; form.submit(); });
+      .catch(function () {
+        if (isMove) moving = null;
+        if (talk && !talk.value) talk.value = typed; // the browser sends the line itself
+        form.submit();
+      });
   });
 
   // --- the socket -------------------------------------------------------------------------
@@ -354,36 +371,57 @@
   // Table talk changed: fetch the talk this reader may see and merge its lines into the list
   // (a log region: only the lines added are read out). The form is left alone, so a player
   // typing keeps their words and their focus.
+  var chatAsked = 0; // an older answer arriving last must not take the newest line away
   function refreshChat() {
     var slot = document.getElementById("chat-slot");
     if (!slot || !window.fetch) return;
+    var asked = ++chatAsked;
     fetch(slot.dataset.chat, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.ok ? r.text() : null; })
       .then(function (html) {
-        if (!html) return;
+        if (!html || asked !== chatAsked) return;
         var fresh = new DOMParser().parseFromString(html, "text/html").querySelector("ol.chat-lines");
         var list = slot.querySelector("ol.chat-lines");
         if (fresh && list) mergeLines(list, fresh);
       })
       .catch(function () {});
   }
+  // Lines shown stay the very nodes (not read out again, their menus as they were); lines
+  // gone (hidden, muted) leave; new ones go in the fresh list's order, each after the line
+  // before it (a line coming back, unmuted or unhidden, is not put after newer ones).
   function mergeLines(list, fresh) {
-    var wanted = {};
-    Array.prototype.forEach.call(fresh.children, function (li) { if (li.dataset.id) wanted[li.dataset.id] = li; });
+    var wanted = {}, shown = {};
+    Array.prototype.forEach.call(fresh.children, function (li) { if (li.dataset.id) wanted[li.dataset.id] = true; });
     Array.prototype.slice.call(list.children).forEach(function (li) {
-      if (!li.dataset.id || !wanted[li.dataset.id]) li.remove(); // hidden, muted, or "nothing said"
-      else delete wanted[li.dataset.id];
+      if (!li.dataset.id || !wanted[li.dataset.id]) li.remove(); // or "nothing said yet"
+      else shown[li.dataset.id] = li;
     });
+    var before = null; // the last line placed, in the fresh list's order
     Array.prototype.forEach.call(fresh.children, function (li) {
-      if (!li.dataset.id || wanted[li.dataset.id]) list.appendChild(document.importNode(li, true));
+      if (!li.dataset.id) { if (!list.children.length) list.appendChild(document.importNode(li, true)); return; }
+      var node = shown[li.dataset.id];
+      if (!node) {
+        node = document.importNode(li, true);
+        list.insertBefore(node, before ? before.nextSibling : list.firstChild);
+      }
+      before = node;
     });
   }
-  // A line sent: the page stays, the box empties for the next line, the list shows it.
-  function chatSent(form, doc) {
-    var failed = doc.querySelector(".messages .error");
-    var input = form.querySelector('input[name="text"]');
-    if (input && !failed) input.value = "";
-    if (input) input.focus({ preventScroll: true });
+  function refused(form, line) {
+    Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = false; });
+    var region = document.querySelector(".messages");
+    if (!region) return;
+    var p = document.createElement("p");
+    p.className = "message error";
+    p.textContent = line;
+    region.textContent = "";
+    region.appendChild(p);
+  }
+  // A line sent: the page stays, the list shows it, focus stays in the box; a line the
+  // server refused (too long, too fast) is given back to be mended.
+  function chatSent(talk, typed, doc) {
+    if (doc.querySelector(".messages .error") && !talk.value) talk.value = typed;
+    talk.focus({ preventScroll: true });
     refreshChat();
   }
   document.addEventListener("visibilitychange", function () {
