@@ -13,6 +13,7 @@ from django.db import models
 from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from games.fields import JSONField
 
@@ -265,11 +266,12 @@ class Event(models.Model):
 
 
 class Invitation(models.Model):
+    # said after the invitee's name in a lobby ("Bob (accepted)"): what the invitee did
     class Status(models.TextChoices):
-        PENDING = "pending", _("pending")
-        ACCEPTED = "accepted", _("accepted")
-        DECLINED = "declined", _("declined")
-        CANCELLED = "cancelled", _("cancelled")
+        PENDING = "pending", pgettext_lazy("invitation", "pending")
+        ACCEPTED = "accepted", pgettext_lazy("invitation", "accepted")
+        DECLINED = "declined", pgettext_lazy("invitation", "declined")
+        CANCELLED = "cancelled", pgettext_lazy("invitation", "cancelled")
 
     game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
     from_user = models.ForeignKey(

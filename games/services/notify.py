@@ -28,7 +28,7 @@ from accounts.notifications import (
     notify_all,
     written_in,
 )
-from games.catalog.base import comma
+from games.catalog.base import join
 from games.catalog.registry import title as game_title
 from games.engines import registry
 from games.engines.core import Engine, State, Waiting
@@ -72,7 +72,7 @@ def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
     result = game.result or {}
     won_by = [s for s in seats if s.index in result.get("winners", [])]
     # named and joined in each reader's language ("Bot 2", a Persian comma): said in _say
-    winners = lazy(lambda: comma().join(s.name for s in won_by) or "—", str)()
+    winners = lazy(lambda: join([s.name for s in won_by]) if won_by else "—", str)()
     notices: list[Notice] = []
     for seat in (s for s in seats if s.user_id):
         won = seat.index in result.get("winners", [])
