@@ -20,7 +20,8 @@
   // then costs seconds, not a whole beat, in the moments when seconds decide.
   var BEAT_MS = 20000, WINDOW_BEAT_MS = 5000, lastBeat = 0;
   var LONG_SLEEP_MS = 30000;
-  var L = { yourTurn: root.dataset.lYourTurn, left: root.dataset.lLeft, changed: root.dataset.lChanged };
+  var L = { yourTurn: root.dataset.lYourTurn, left: root.dataset.lLeft, changed: root.dataset.lChanged, hurry: root.dataset.lHurry };
+  var HURRY_MS = 10000, hurried = ""; // the deadline already said to be near
   var offset = parseInt(root.dataset.now, 10) - Date.now(); // server clock minus ours
   var revision = parseInt(root.dataset.revision, 10);
   var SWAPPED = "swappedAt"; // a property set on nodes swapped in, with the time
@@ -196,7 +197,12 @@
     Array.prototype.forEach.call(root.querySelectorAll("time.countdown[data-deadline]"), function (t) {
       var left = parseInt(t.dataset.deadline, 10) - now;
       if (left < 86400000) t.textContent = L.left.replace("__LEFT__", fmt(left)); // longer: the server's words
-      t.classList.toggle("urgent", left <= 10000);
+      t.classList.toggle("urgent", left <= HURRY_MS);
+      // the player's own move, nearly out of time: said once, in words (a clock is silent)
+      if (root.dataset.wanted && left <= HURRY_MS && left > 0 && hurried !== t.dataset.deadline) {
+        hurried = t.dataset.deadline;
+        say(L.hurry, true);
+      }
       // The deadline passed and no ping came (yet): ask; the page applies an expired wait.
       if (left < -2000 && !expiredAsked) { expiredAsked = true; refresh(); }
     });

@@ -66,3 +66,34 @@ def test_another_seats_move_is_read_out_in_words(make_user, signed_in_page, stac
         timeout=15_000,
     )
     assert Game.objects.get(pk=game.pk).version == game.version + 1
+
+
+def test_a_player_whose_time_runs_out_hears_it_once(make_user, signed_in_page, stack):
+    """A clock is silent to a screen reader: ten seconds before the deadline of the player's
+    own move, the page says so (assertively, once); a player not on turn hears nothing."""
+    from accounts.services import friendship_create
+    from tests.journeys.drive import open_seats
+
+    users = [make_user(name) for name in ("uli", "val")]
+
+    def table() -> Game:
+        friendship_create(*users)
+        game = services.game_create(
+            users[0],
+            engine="cockroach-poker-royal",
+            seats=2,
+            pace="custom",
+            move_seconds=16,
+            window_seconds=5,
+            invite=["val"],
+        )
+        services.game_join(users[1], game.pk)
+        services.game_start(users[0], game.pk)
+        return Game.objects.get(pk=game.pk)
+
+    game = in_thread(table)
+    pages = open_seats(game, users, signed_in_page, stack.base)
+    (mover,) = registry.get(game.engine).waiting_for(game.state).seats
+    hurry = "() => document.getElementById('table-alert').textContent.includes('Ten seconds left')"
+    pages[mover].wait_for_function(hurry, timeout=15_000)
+    assert not pages[1 - mover].evaluate(hurry)
