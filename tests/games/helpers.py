@@ -111,6 +111,16 @@ def bots_moment_now(game: Game, rng: random.Random) -> bool:
         return change.take_bot_moment(rng)
 
 
+def play_one_step(game: Game, users: dict[int, Any], rng: random.Random) -> None:
+    """One human move chosen by the engine's bot, or, when only bots owe, their moment."""
+    move = next_human_move(game, rng)
+    if move is None:
+        assert bots_moment_now(game, rng), "the game waits on nobody"
+        return
+    seat, action = move
+    services.act(users[seat], game.pk, game.version_for(seat), action)
+
+
 def play_to_the_end(game: Game, seed: int = 1) -> Game:
     """Plays the humans' moves with the engine's bot until the game is over; when only bots
     owe (a window), their moment comes at once."""
@@ -120,12 +130,7 @@ def play_to_the_end(game: Game, seed: int = 1) -> Game:
         game.refresh_from_db()
         if game.status != Game.Status.ACTIVE:
             break
-        move = next_human_move(game, rng)
-        if move is None:
-            assert bots_moment_now(game, rng), "the game waits on nobody"
-            continue
-        seat, action = move
-        services.act(users[seat], game.pk, game.version_for(seat), action)
+        play_one_step(game, users, rng)
     game.refresh_from_db()
     assert game.is_over, "the game did not end"
     return game
@@ -156,12 +161,7 @@ def play_until(
             hit = found(game)
             if hit is not None:
                 return hit
-            move = next_human_move(game, rng)
-            if move is None:
-                assert bots_moment_now(game, rng), "the game waits on nobody"
-                continue
-            seat, action = move
-            services.act(users[seat], game.pk, game.version_for(seat), action)
+            play_one_step(game, users, rng)
     raise AssertionError(f"not found at {tables} tables")
 
 
