@@ -38,6 +38,7 @@ EXPECTED = {
     "fa": {
         "home_heading": "دوستانتان را با بلوف فریب دهید، روزی یک حرکت.",
         "sign_up": "ثبت‌نام",
+        "home_sign_up": "ثبت‌نام کنید",  # the home page's own button (msgctxt "home")
         "footer": "Fibbers — بازی‌های کارتی بلوف با دوستان.",
         "board_heading": "میز",
         "penalty": "جریمه",
@@ -46,6 +47,7 @@ EXPECTED = {
     "cs": {
         "home_heading": "Oblafněte přátele, jeden tah denně.",
         "sign_up": "Zaregistrovat se",
+        "home_sign_up": "Zaregistrujte se",  # the home page's own button (msgctxt "home")
         "footer": "Fibbers — karetní hry o blafování s přáteli.",
         "board_heading": "Stůl",
         "penalty": "Trest",
@@ -54,6 +56,7 @@ EXPECTED = {
     "pt": {
         "home_heading": "Blefe com os amigos, uma jogada por dia.",
         "sign_up": "Cadastrar-se",
+        "home_sign_up": "Cadastre-se",  # the home page's own button (msgctxt "home")
         "footer": "Fibbers — jogos de cartas e blefe com amigos.",
         "board_heading": "A mesa",
         "penalty": "Penalização",
@@ -62,6 +65,7 @@ EXPECTED = {
     "fr": {
         "home_heading": "Bluffez vos amis, un coup par jour.",
         "sign_up": "S’inscrire",
+        "home_sign_up": "S’inscrire",  # the home page's own button (msgctxt "home")
         "footer": "Fibbers — jeux de cartes et de bluff entre amis.",
         "board_heading": "La table",
         "penalty": "Pénalité",
@@ -92,6 +96,7 @@ def test_the_home_page_speaks_the_chosen_language(client, lang):
     expected = EXPECTED[lang]
     assert expected["home_heading"] in html
     assert expected["sign_up"] in html
+    assert f">{expected['home_sign_up']}</a>" in html
     assert "Bluff your friends, one move a day." not in html
     direction = "rtl" if lang == "fa" else "ltr"
     assert f'lang="{lang}"' in _html_tag(html)
