@@ -501,3 +501,23 @@ def test_the_admin_speaks_brazilian_portuguese(admin_client):
     for url in ("/admin/", "/admin/accounts/user/", "/admin/password_change/"):
         html = admin_client.get(url).content.decode()
         assert not EUROPEAN.search(html), (url, EUROPEAN.search(html))
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    ("language", "label", "refused"),
+    [
+        ("fr", "Nom d’utilisateur ou e-mail", "Le nom d’utilisateur et/ou le mot de passe"),
+        ("pt", "Usuário ou e-mail", None),
+    ],
+)
+def test_the_sign_in_form_names_the_username_one_way(make_user, language, label, refused):
+    """allauth's own words said 'Identifiant' and 'pseudo' (fr) or 'Login' (pt) beside the
+    site's 'nom d’utilisateur' / 'usuário': one word per thing, from the site's catalogue."""
+    make_user("zoe")
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    assert label in client.get(reverse("account_login")).content.decode()
+    if refused:
+        answer = client.post(reverse("account_login"), {"login": "zoe", "password": "wrong-one"})
+        assert refused in answer.content.decode()
