@@ -5,7 +5,9 @@ dies on it (JSONDecodeError; kombu issue #1551), and ``make run`` stops with it.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import time
 import uuid
 from time import monotonic
 from typing import Any
@@ -15,8 +17,25 @@ from kombu.transport import filesystem
 from kombu.utils.encoding import str_to_bytes
 from kombu.utils.json import dumps
 
+# a part is renamed within milliseconds of its writing: one an hour old lost its writer
+STALE_PART_SECONDS = 3600
+
 
 class Channel(filesystem.Channel):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._sweep_parts()
+
+    def _sweep_parts(self) -> None:
+        """Removes the parts of writers that died between writing and renaming (each process
+        opening the broker sweeps; nothing else would ever read or delete them)."""
+        cutoff = time.time() - STALE_PART_SECONDS
+        with contextlib.suppress(OSError):
+            for entry in os.scandir(self.data_folder_out):
+                if entry.name.startswith("part-") and entry.stat().st_mtime < cutoff:
+                    with contextlib.suppress(OSError):
+                        os.remove(entry.path)
+
     def _put(self, queue: str, payload: Any, **kwargs: Any) -> None:
         """Writes ``payload`` under a name no reader takes (it lacks ".<queue>.msg"), then
         renames it to kombu's own name: a rename within a folder is atomic."""

@@ -51,3 +51,22 @@ def send_while_reading(tmp_path, transport: str) -> tuple[int, list[BaseExceptio
 def test_a_message_is_read_whole_while_others_are_written(tmp_path, attempt):
     read, errors = send_while_reading(tmp_path, "config.broker_files:Transport")
     assert errors == [] and read == MESSAGES
+
+
+def test_a_part_left_by_a_writer_that_died_is_swept_when_the_broker_opens(tmp_path):
+    import os
+    import time
+
+    old, fresh = tmp_path / "part-old", tmp_path / "part-fresh"
+    old.write_bytes(b'{"half')
+    fresh.write_bytes(b'{"being written')
+    two_hours_ago = time.time() - 7200
+    os.utime(old, (two_hours_ago, two_hours_ago))
+    options = {"data_folder_in": str(tmp_path), "data_folder_out": str(tmp_path)}
+    connection = Connection(
+        "filesystem://", transport="config.broker_files:Transport", transport_options=options
+    )
+    assert connection.default_channel is not None  # opening the broker sweeps
+    connection.release()
+    assert not old.exists(), "a part an hour old lost its writer"
+    assert fresh.exists(), "a part being written is left to its writer"
