@@ -338,8 +338,13 @@ def my_games(user: Any, before: int | None = None, also: list[Game] | None = Non
     rows = _seat_rows([g.pk for g in games])
     for game in games:
         game.seat_rows = rows.get(game.pk, [])  # type: ignore[attr-defined]
-        game.player_names = comma().join(Seat.label(*row) for row in game.seat_rows)  # type: ignore[attr-defined]
+        game.player_names = _names(game.seat_rows)  # type: ignore[attr-defined]
     return MyGames(mine, others, lobby, finished, older)
+
+
+def _names(rows: list[tuple[int, bool, str | None]]) -> str:
+    """A table's players in a list line ("alice, Bot 2, dave") from its ``_seat_rows``."""
+    return comma().join(Seat.label(*row) for row in rows)
 
 
 def _seat_rows(game_ids: list[int]) -> dict[int, list[tuple[int, bool, str | None]]]:
@@ -410,7 +415,7 @@ def lobby_details(games: list[Game]) -> None:
             rows = seats.get(game.pk, [])
         game.seats_taken = len(rows)  # type: ignore[attr-defined]
         game.bot_seats = sum(1 for _index, is_bot, _name in rows if is_bot)  # type: ignore[attr-defined]
-        game.player_names = comma().join(Seat.label(*row) for row in rows)  # type: ignore[attr-defined]
+        game.player_names = _names(rows)  # type: ignore[attr-defined]
         game.invitees = invitees.get(game.pk, [])  # type: ignore[attr-defined]
         game.pace_text = pace_text(game)  # type: ignore[attr-defined]
 
@@ -512,7 +517,7 @@ def playing_now(user: Any, viewer: Any, limit: int = 10) -> list[Game]:
     )
     rows = _seat_rows([g.pk for g in shown])
     for game in shown:
-        game.player_names = comma().join(Seat.label(*row) for row in rows.get(game.pk, []))  # type: ignore[attr-defined]
+        game.player_names = _names(rows.get(game.pk, []))  # type: ignore[attr-defined]
     return shown
 
 
