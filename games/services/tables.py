@@ -91,14 +91,11 @@ def _invite(
             )
         if has_blocked(creator, invitee):
             continue  # a blocked player is not told: the invitation simply never arrives
-        if has_blocked(invitee, creator):
-            if invitee.pk in mates:
-                # A rematch invites everyone who shared the table: a name missing from its
-                # list would tell the creator of the block. The invitation is made and, like
-                # one a block withdrew (selectors.invited_to), never reaches its invitee.
-                Invitation.objects.get_or_create(
-                    game=game, to_user=invitee, defaults={"from_user": creator}
-                )
+        # A rematch invites everyone who shared the table: a name missing from its list would
+        # tell the creator of a block. That invitation is made and, like one a block withdrew
+        # (selectors.invited_to), never reaches its invitee.
+        unheard = has_blocked(invitee, creator)
+        if unheard and invitee.pk not in mates:
             continue
         invitation, created = Invitation.objects.get_or_create(
             game=game, to_user=invitee, defaults={"from_user": creator}
@@ -108,6 +105,8 @@ def _invite(
             invitation.answered_at = None
             invitation.save(update_fields=["status", "answered_at"])
             created = True
+        if unheard:
+            continue  # no notice, and no ping of the invitee's lists
         if created:
             notify.invited(game, invitee, creator)
         made.append(invitation)
