@@ -32,6 +32,7 @@ class NewGameForm(forms.Form):
         label=_("Spectators' talk"),
         choices=Game.SpectatorChat.choices,
         initial=Game.SpectatorChat.READ,
+        widget=forms.RadioSelect,  # a select cut its long choices on a phone
         required=False,  # a page from before this choice existed: the players' talk is read
     )
     starts = forms.ChoiceField(

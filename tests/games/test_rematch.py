@@ -5,6 +5,7 @@ Learn table, and the table's settings (the spectators' talk among them) carry ov
 from __future__ import annotations
 
 import json
+import re
 
 import pytest
 from django.contrib.messages import get_messages
@@ -143,7 +144,11 @@ def test_a_learn_tables_rematch_is_another_learn_table_under_way(alice):
 def test_the_spectators_talk_is_chosen_with_the_table(alice):
     client = client_for(alice)
     page = client.get(reverse("games:new")).content.decode()
-    assert 'name="spectator_chat"' in page
+    # radios under a legend: a select cut its long choices at a phone's width
+    assert "<legend>Spectators' talk</legend>" in page.replace("&#x27;", "'")
+    radios = re.findall(r'<input type="radio" name="spectator_chat" value="(\w+)"[^>]*>', page)
+    assert [value for value in radios] == ["read", "own"]
+    assert re.search(r'value="read"[^>]*checked', page), "the players' talk is read by default"
     response = client.post(
         reverse("games:new"),
         {
