@@ -23,3 +23,14 @@ def test_persian_switches_the_page_to_right_to_left(client):
 def test_allauth_pages_use_the_site_layout(client):
     body = client.get(reverse("account_login")).content.decode()
     assert 'class="site-header"' in body
+
+
+@pytest.mark.django_db
+def test_the_notification_bell_is_drawn_not_a_font_glyph(client, alice):
+    # Debian's chromium without a colour-emoji font drew the bell emoji as an empty box
+    client.force_login(alice)
+    body = client.get(reverse("home")).content.decode()
+    bell = body.split('class="bell"', 1)[1].split("</a>", 1)[0]
+    assert '<svg class="bell-icon"' in bell and 'aria-hidden="true"' in bell
+    assert "🔔" not in bell
+    assert 'aria-label="Notifications' in bell
