@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.template import Context, Template
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -362,6 +363,14 @@ def test_how_long_ago_is_said_in_each_languages_own_grammar(make_user, lang, sai
     assert said in notices
     assert said.rstrip("<") in friends
     assert "atrás" not in notices + friends and "zpět" not in notices
+
+
+def test_a_persian_comma_in_time_left_is_followed_by_a_space():
+    # Django's own Persian joins "23 ساعت،56 دقیقه" (My games, the table's clock)
+    later = timezone.now() + timedelta(hours=23, minutes=56, seconds=30)
+    with translation.override("fa"):
+        said = Template("{{ at|timeuntil }}").render(Context({"at": later}))
+    assert said == "23\xa0ساعت، 56\xa0دقیقه"
 
 
 @pytest.mark.django_db
