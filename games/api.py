@@ -270,6 +270,17 @@ def leave_game(request: HttpRequest, game_id: int) -> Any:
 
 
 @api.post(
+    "/games/{game_id}/quit",
+    response={200: GameOut, **WRITE_ERRORS},
+    summary="Leave a game in play: the bot plays your seat to the end",
+)
+def quit_game(request: HttpRequest, game_id: int) -> Any:
+    _visible(request, game_id)
+    services.game_quit(request.auth, game_id)
+    return _game_answer(request, _visible(request, game_id))
+
+
+@api.post(
     "/games/{game_id}/start",
     response={200: GameOut, **WRITE_ERRORS},
     summary="Start the game (creator); empty seats go to bots",

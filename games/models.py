@@ -183,7 +183,8 @@ class Seat(models.Model):
         db_index=False,
     )
     is_bot = models.BooleanField(default=False)
-    # "filled", "timeouts", "absent" (may be taken back by the player), "admin", "banned"
+    # "filled", "timeouts", "absent" (may be taken back by the player), "admin", "banned",
+    # "closed" (the account), "left" (the player quit the game)
     bot_reason = models.CharField(max_length=20, blank=True)
     joined_at = models.DateTimeField(default=timezone.now)
     consecutive_timeouts = models.PositiveSmallIntegerField(default=0)

@@ -293,20 +293,49 @@ def _rematch(request: HttpRequest, game_id: int) -> HttpResponse:
     return redirect("games:table", game_id=rematch.pk)
 
 
+def _confirmation(request: HttpRequest, game: Game, command: str) -> dict[str, str] | None:
+    """The words of the page that asks before a command that cannot be undone, if it asks."""
+    title, id_ = game.get_engine_name(), game.pk
+    mine = selectors.seat_of(game, request.user)
+    if (
+        command == "cancel"
+        and game.status == Game.Status.LOBBY
+        and game.created_by_id == request.user.pk
+    ):
+        text = _(
+            "%(game)s #%(id)s closes for good: its open invitations are withdrawn and whoever "
+            "took a seat sees it cancelled."
+        )
+        return {
+            "title": _("Cancel the table?"),
+            "text": text % {"game": title, "id": id_},
+            "yes": _("Yes, cancel the table"),
+            "no": _("Keep the table"),
+        }
+    if command == "quit" and game.status == Game.Status.ACTIVE and mine is not None:
+        text = _(
+            "The bot plays your seat (%(game)s #%(id)s) to the end, and you cannot take it "
+            "back. The game counts as abandoned in your statistics."
+        )
+        return {
+            "title": _("Leave the game?"),
+            "text": text % {"game": title, "id": id_},
+            "yes": _("Yes, leave the game"),
+            "no": _("Keep playing"),
+        }
+    return None
+
+
 @login_required
 def table_command(request: HttpRequest, game_id: int, command: str) -> HttpResponse:
     game = _visible_game(request, game_id)
     if request.method != "POST":
         # a command's URL visited by GET (a login that interrupted a POST): back to the table
         return redirect("games:table", game_id=game_id)
-    if (
-        command == "cancel"
-        and request.POST.get("confirmed") != "1"
-        and game.status == Game.Status.LOBBY
-        and game.created_by_id == request.user.pk
-    ):
+    asked = _confirmation(request, game, command)
+    if asked is not None and request.POST.get("confirmed") != "1":
         # the second step, which works without JavaScript (with it, the page asks confirm())
-        return render(request, "games/cancel.html", {"game": game})
+        return render(request, "games/confirm.html", {"game": game, "command": command, **asked})
     done = {
         "join": (lambda: services.game_join(request.user, game_id), _("You took a seat.")),
         "decline": (
@@ -338,6 +367,10 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
         "leave": (
             lambda: services.game_leave(request.user, game_id),
             _("You left the table; your seat is free again."),
+        ),
+        "quit": (
+            lambda: services.game_quit(request.user, game_id),
+            _("You left the game; the bot plays your seat to the end."),
         ),
         "nudge": (lambda: notify.nudge(request.user, game_id), _("Nudge sent.")),
         "live_propose": (

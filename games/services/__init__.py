@@ -3,7 +3,7 @@
 Every change of a game goes through ``games.services.change.GameChange``.
 """
 
-from games.services.departure import seats_to_bot_for_banned
+from games.services.departure import game_quit, seats_to_bot_for_banned
 from games.services.moderation import (
     force_deadline,
     game_abort,
@@ -51,6 +51,7 @@ __all__ = [
     "game_join",
     "game_learn",
     "game_leave",
+    "game_quit",
     "game_rematch",
     "game_start",
     "invitation_decline",

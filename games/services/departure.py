@@ -1,5 +1,5 @@
 """A player who closes their account, or is banned, leaves every table, so that nobody waits
-for them again.
+for them again; a player who quits one game leaves that table alone.
 
 Tables they created and not yet started are cancelled (whoever sat down or was invited hears
 it); their seats at other tables in the lobby are freed; their open invitations are declined;
@@ -15,12 +15,14 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.errors import GameError
-from games.models import Game, Invitation, Seat
+from games.errors import GameError, NotActive, NotAllowed
+from games.models import RECLAIMABLE, Game, Invitation, Seat
 from games.services import notify
+from games.services.change import GameChange
 from games.services.moderation import (
     ModerationAction,
     game_abort,
+    hand_to_bot,
     log_action,
     seats_handed_to_bot,
 )
@@ -63,6 +65,26 @@ def player_departed(user: User) -> list[int]:
             notify.player_left(change.game, user, change.seats)
         left.append(change.game.pk)
     return left
+
+
+def game_quit(user: User, game_id: int) -> None:
+    """The player leaves a game in play: the bot plays their seat to the end (bot_reason "left",
+    not theirs to take back) and their record counts the game as abandoned. The others hear it
+    at once, instead of waiting a whole deadline for a move that will not come."""
+    with GameChange(game_id) as change:
+        seat = change.seat_of(user)
+        if seat is None or (seat.is_bot and seat.bot_reason not in RECLAIMABLE):
+            raise NotAllowed(_("You are not playing at this table."))
+        if change.game.status != Game.Status.ACTIVE:
+            raise NotActive(_("This game is not in play."))
+        if seat.is_bot:  # the bot already plays it (timeouts): the seat is no longer theirs
+            Seat.objects.filter(pk=seat.pk).update(bot_reason="left")
+            seat.bot_reason = "left"
+            change.touch()
+        else:
+            hand_to_bot(change, seat, "left")
+        if change.game.status == Game.Status.ACTIVE:  # the bots may have played it out
+            notify.player_left(change.game, user, change.seats)
 
 
 @transaction.atomic

@@ -172,8 +172,8 @@ def seat_handed_to_bot(game: Game, seat: Seat) -> None:
 
 
 def player_left(game: Game, leaver: User, seats: list[Seat]) -> None:
-    """A player closed their account: the others at the table hear who left, and that the
-    bot plays that seat to the end (the seat's name alone only said "(bot)")."""
+    """A player closed their account or quit the game: the others at the table hear who left,
+    and that the bot plays that seat to the end (the seat's name alone only said "(bot)")."""
     text = gettext_lazy("%(name)s left %(game)s #%(id)s; the bot plays their seat to the end.")
     notify_all(
         [

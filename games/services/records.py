@@ -20,7 +20,7 @@ from games.catalog import registry as catalog
 from games.models import Event, Game, PlayerRecord, Seat
 from games.table_write import row_update, row_values
 
-TAKEN_OVER = ("timeouts", "absent", "admin", "banned", "closed")  # a seat its player left
+TAKEN_OVER = ("timeouts", "absent", "admin", "banned", "closed", "left")  # a seat its player left
 
 
 class LogRow(NamedTuple):
