@@ -6,6 +6,8 @@ accounts.services, and the friendship tables are read-only here.
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import admin, messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
@@ -318,6 +320,28 @@ class NotificationAdmin(ReadOnlyAdmin):
     search_fields = ("user__username",)
     list_select_related = ("user",)
     show_full_result_count = False  # a large table: no second COUNT(*) per page
+    # A window's notice is not emailed (nor read) once its seat has answered: its email state
+    # tells who answered a secret window. Only staff who may read the event log, hidden cards
+    # and all (games.admin.EVENT_PERMISSION; accounts does not import games), see it.
+    SECRET_FIELDS = ("read_at", "email", "email_attempts", "email_retry_at", "emailed_at", "push")
+
+    def _sees_secrets(self, request: HttpRequest) -> bool:
+        return request.user.has_perm("games.view_event")
+
+    def get_list_display(self, request: HttpRequest) -> Any:
+        shown = super().get_list_display(request)
+        if self._sees_secrets(request):
+            return shown
+        return tuple(f for f in shown if f not in self.SECRET_FIELDS)
+
+    def get_list_filter(self, request: HttpRequest) -> Any:
+        shown = super().get_list_filter(request)
+        return shown if self._sees_secrets(request) else tuple(f for f in shown if f != "email")
+
+    def get_exclude(self, request: HttpRequest, obj: Any = None) -> Any:
+        if self._sees_secrets(request):
+            return super().get_exclude(request, obj)
+        return (*(super().get_exclude(request, obj) or ()), *self.SECRET_FIELDS)
 
 
 @admin.register(ModerationLog)

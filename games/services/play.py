@@ -108,7 +108,7 @@ def _act(
             # An answer to the window the seat saw open, still open and still legal for it:
             # what moved since (another's aside, a public answer) does not void it; answers
             # are judged in arrival order, and a refusal here would make it the slowest.
-        before = change.state
+        before, waited = change.state, change.waiting
         try:
             change.apply(seat.index, action, Event.Reason.MOVE, user, key)
         except IllegalAction as exc:
@@ -119,10 +119,19 @@ def _act(
             # The engine accepted a payload with extra or odd fields: only exact moves enter
             # the log (the change rolls the recorded event back).
             raise IllegalMove(_("That move is not possible now."), "not_legal")
+        ended_own_turn = (
+            waited is not None
+            and waited.kind == "turn"
+            and seat.index in waited.seats
+            and not same_wait(waited, change.waiting)
+        )
         change.settle_bots()
-        if seat.consecutive_timeouts:
-            # a move of one's own ends a run of missed deadlines (three hand the seat over);
-            # with no run to end, the seat's row is not written
+        if seat.consecutive_timeouts and ended_own_turn:
+            # A turn of one's own, played, ends a run of missed turns (three hand the seat
+            # over). Only a turn that moved on, which everyone sees: a secret act (a cheat, a
+            # window's hidden answer, a cheat inside one's own turn) must not delay the
+            # handover, or the handover's timing would name who made it. With no run to end,
+            # the seat's row is not written.
             Seat.objects.filter(pk=seat.pk).update(consecutive_timeouts=0)
             seat.consecutive_timeouts = 0
     return ActResult(game, seats=change.seats)
@@ -285,9 +294,13 @@ def seat_reclaim(user: Any, game_id: int) -> Seat:
         seat.is_bot, seat.bot_reason, seat.consecutive_timeouts = False, "", 0
         seat.save(update_fields=["is_bot", "bot_reason", "consecutive_timeouts"])
         change.touch()
-        owed = change.waiting is not None and seat.index in change.waiting.seats
-        if owed or change.game.deadline_passed(change.now):
+        waiting = change.waiting
+        owed = waiting is not None and seat.index in waiting.seats
+        window = waiting is not None and waiting.kind == "window"
+        if owed or window or change.game.deadline_passed(change.now):
             # Back in the middle of a wait that asks them (or of a bots' play-out, whose next
-            # chunk is due now): that wait starts afresh with its full time and a notice.
+            # chunk is due now): that wait starts afresh with its full time and a notice. A
+            # window starts afresh whether or not the seat still owes it: whether its bot had
+            # answered is a secret, and a fresh deadline only then would tell the table.
             change.reopen_wait()
     return seat
