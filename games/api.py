@@ -24,6 +24,8 @@ from pydantic import Field, StrictInt
 
 from accounts.languages import reader_language
 from games import selectors, services
+from games.catalog import registry as catalog
+from games.engines.registry import ENGINES
 from games.errors import GameError, GameNotFound, NotAllowed, StaleVersion
 from games.models import Game, Pace
 
@@ -219,6 +221,10 @@ def _visible(request: HttpRequest, game_id: int) -> Game:
 
 @api.post("/games", response={201: Created, **WRITE_ERRORS}, summary="Create a table")
 def create_game(request: HttpRequest, body: CreateIn) -> Any:
+    engine = ENGINES.get(body.game)
+    picks = engine is not None and {engine.start_option, "first_emperor"} & set(body.options or {})
+    if picks and not catalog.get(body.game).creator_picks_start:  # "first_emperor": its old name
+        raise GameError(catalog.start_drawn_message(body.game), "start_drawn")
     game = services.game_create(
         request.auth,
         engine=body.game,

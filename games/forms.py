@@ -4,6 +4,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.selectors import friends_of
+from games.catalog import registry as catalog
 from games.catalog.registry import title as game_title
 from games.engines.registry import ENGINES
 from games.models import Game, Pace
@@ -55,3 +56,10 @@ class NewGameForm(forms.Form):
             for slug, engine in sorted(ENGINES.items())
         ]
         self.fields["invite"].choices = [(u.username, u.name) for u in friends_of(user)]
+
+    def clean(self) -> dict[str, object]:
+        data = super().clean()
+        game = data.get("game")
+        if data.get("starts") == "me" and game and not catalog.get(game).creator_picks_start:
+            self.add_error("starts", catalog.start_drawn_message(game))
+        return data

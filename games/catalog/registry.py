@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from django.utils.translation import gettext as _
+
 from games.catalog.base import Presentation
 from games.catalog.cockroach_poker.presentation import PRESENTATION as COCKROACH_POKER
 from games.catalog.imperador.presentation import PRESENTATION as IMPERADOR
@@ -42,3 +44,8 @@ def art(slug: str) -> Any:
     if module is None:
         raise KeyError(slug)
     return module
+
+
+def start_drawn_message(slug: str) -> str:
+    """The refusal when a table of a game whose rules draw who starts asks to pick it."""
+    return _("In %(game)s, who starts is always drawn at random.") % {"game": title(slug)}

@@ -168,7 +168,7 @@ def test_each_game_has_a_rules_page(client, slug):
     assert client.get(reverse("games:rules", args=["no-such-game"])).status_code == 404
 
 
-@pytest.mark.parametrize("slug", ["cockroach-poker-royal", "mogel-motte", "imperador"])
+@pytest.mark.parametrize("slug", ["cockroach-poker-royal", "mogel-motte"])
 def test_the_creator_may_choose_to_start_and_bad_options_are_refused_at_creation(trio, slug):
     from games.engines import registry
 
@@ -197,6 +197,35 @@ def test_the_creator_may_choose_to_start_and_bad_options_are_refused_at_creation
         services.game_create(alice, engine=slug, seats=3, options={engine.start_option: 7})
     with pytest.raises(GameError):
         services.game_create(alice, engine=slug, seats=3, options={"no_such_option": 1})
+
+
+def test_the_first_emperor_is_drawn_whatever_the_creator_asks(trio):
+    """Imperador's rules: "the first emperor is drawn at random [D]"; the form and the API
+    refuse a creator's pick, with the reason, and make no table."""
+    alice = trio[0]
+    page = client_for(alice).post(
+        reverse("games:new"),
+        {
+            "game": "imperador",
+            "seats": 3,
+            "pace": "daily",
+            "join_policy": "invited",
+            "bots": 2,
+            "starts": "me",
+        },
+    )
+    assert page.status_code == 200
+    assert "In Imperador, who starts is always drawn at random." in page.content.decode()
+    _token, raw = api_token_create(alice, "script")
+    for option in ("first_seat", "first_emperor"):
+        answer = Client().post(
+            "/api/games",
+            json.dumps({"game": "imperador", "seats": 3, "bots": 2, "options": {option: 0}}),
+            content_type="application/json",
+            HTTP_AUTHORIZATION=f"Bearer {raw}",
+        )
+        assert answer.status_code == 400 and answer.json()["code"] == "start_drawn"
+    assert not Game.objects.filter(created_by=alice).exists()
 
 
 @pytest.mark.parametrize("blocker", ["inviter", "invitee"])
