@@ -313,13 +313,16 @@ def my_games(user: Any, before: int | None = None, also: list[Game] | None = Non
     reads, for lobby_details."""
     own = Game.objects.filter(seats__user=user).only(*LIST_FIELDS)
     # One query for the open games (in play or gathering players: a player has few), split
-    # below; seat i of mine is waited on when bit i of wait_mask is set (Game.wait_mask).
+    # below; seat i of mine is waited on when bit i of wait_mask is set (Game.wait_mask), and
+    # it waits on me unless the bot plays it (a window's answer it holds for its moment)
     waited = F("wait_mask").bitand(Value(1).bitleftshift(F("seats__index")))
     open_games = list(
         own.filter(status__in=[Game.Status.ACTIVE, Game.Status.LOBBY])
-        .annotate(waited=waited)
+        .annotate(waited=waited, bot_plays=F("seats__is_bot"))
         .order_by("-id")[: 3 * MY_GAMES_OPEN_LIMIT]
     )
+    for game in open_games:
+        game.waited = game.waited and not game.bot_plays  # type: ignore[attr-defined]
     active = [g for g in open_games if g.status == Game.Status.ACTIVE]
     mine = [g for g in active if g.waited][:MY_GAMES_OPEN_LIMIT]  # type: ignore[attr-defined]
     # the most urgent first (no deadline: last), newest first among equals
@@ -436,7 +439,8 @@ def invitable_friends(game: Game, user: Any) -> list[Any]:
 
 def wait_is_current(game_id: int, wait_seq: int, user_id: int) -> bool:
     """Whether a notice about this wait still stands (for the delayed email): the wait is the
-    game's current one and still waits on this player's seat (they have not answered)."""
+    game's current one and still waits on this player's seat (they have not answered), which
+    the bot does not play (it took the seat, or they left, since the notice)."""
     row = (
         Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, wait_seq=wait_seq)
         .values_list("wait_mask", flat=True)
@@ -445,7 +449,7 @@ def wait_is_current(game_id: int, wait_seq: int, user_id: int) -> bool:
     if row is None:
         return False
     index = (
-        Seat.objects.filter(game_id=game_id, user_id=user_id)
+        Seat.objects.filter(game_id=game_id, user_id=user_id, is_bot=False)
         .values_list("index", flat=True)
         .first()
     )

@@ -5,19 +5,23 @@ player's to take back, and their record counts the game as abandoned."""
 from __future__ import annotations
 
 import json
+from datetime import timedelta
 
 import pytest
 from django.contrib.messages import get_messages
+from django.core import mail
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from accounts import email_queue
 from accounts.models import Notification
 from accounts.services import api_token_create
-from games import services
+from games import selectors, services
 from games.engines import registry
 from games.errors import GameError, NotActive, NotAllowed
 from games.models import Game, PlayerRecord, Seat
-from tests.games.helpers import play_to_the_end, seat_users, turn_game
+from tests.games.helpers import play_to_the_end, seat_users, to_the_show_of_hands, turn_game
 
 pytestmark = pytest.mark.django_db
 
@@ -123,3 +127,37 @@ def test_a_finished_game_or_a_stranger_has_nothing_to_leave(started, make_user):
         services.game_quit(seat_users(game)[0], game.pk)
     with pytest.raises(NotAllowed):
         services.game_quit(make_user("dave"), game.pk)
+
+
+def test_a_seat_the_bot_plays_is_never_your_turn_in_my_games(started):
+    """The bot holds a window's answer until its moment: the game waits on the seat meanwhile,
+    but not on the player who left it."""
+    game = started("imperador")
+    waiting = to_the_show_of_hands(game)
+    users = seat_users(game)
+    leaver, stays = users[waiting.seats[0]], users[waiting.seats[1]]
+    services.game_quit(leaver, game.pk)
+    game.refresh_from_db()
+    assert game.wait_window == "hands" and game.wait_mask & (1 << waiting.seats[0]), (
+        "the bot has not answered yet: the wait still counts its seat"
+    )
+    assert [g.pk for g in selectors.my_games(stays).mine] == [game.pk]
+    left = selectors.my_games(leaver)
+    assert [g.pk for g in left.mine] == [] and [g.pk for g in left.others] == [game.pk]
+
+
+def test_the_delayed_email_of_a_wait_is_not_sent_once_its_player_left(started, settings):
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+    game = started("imperador")
+    waiting = to_the_show_of_hands(game)
+    users = seat_users(game)
+    leaver, stays = users[waiting.seats[0]], users[waiting.seats[1]]
+    services.game_quit(leaver, game.pk)  # the bot holds the seat's answer for its moment
+    email_queue.sweep(timezone.now() + timedelta(seconds=settings.NOTIFICATION_EMAIL_DELAY + 5))
+    window = Notification.Kind.WINDOW
+    state = {
+        who: Notification.objects.get(user=who, game_id=game.pk, kind=window).email
+        for who in (leaver, stays)
+    }
+    assert state == {leaver: Notification.Email.SKIPPED, stays: Notification.Email.SENT}
+    assert [m.to for m in mail.outbox] == [[stays.email]]
