@@ -58,3 +58,54 @@ def test_a_learn_to_play_table_shows_the_games_own_rules(alice):
     page = client.get(response.url)
     assert "catalog/imperador/rules.html" in [t.name for t in page.templates]
     assert "/static/catalog/imperador/cards/fox.svg" in page.content.decode()
+
+
+# Rules the engines play that the pages once left out (each its own msgid, so the reviewed
+# translations of the older paragraphs stay). With a phrase each translation must show.
+ADDED_RULES = {
+    "cockroach-poker-royal": [
+        (
+            "If the penalty card you take is the joker or the blank, it too goes into your hand,"
+            " and you put two cards of your choice from your hand into your row — there is no"
+            " claim to match.",
+            {
+                "fr": "Si la carte de pénalité que vous prenez est le joker ou la blanche",
+                "cs": "Je-li trestná karta, kterou berete, žolík nebo prázdná karta",
+            },
+        ),
+        (
+            "In either case, if you hold fewer than two cards besides the joker and the blank,"
+            " you put all of those into your row — one card, or none.",
+            {
+                "fr": "moins de deux cartes en dehors du joker et de la blanche",
+                "cs": "kromě žolíka a prázdné karty méně než dvě karty",
+            },
+        ),
+        (
+            "If several players share the most cards in their row, the one who must make the"
+            " next offer loses if they are among them; otherwise the first of them counting"
+            " round the table from that player loses.",
+            {
+                "fr": "celui qui doit faire l’offre suivante perd s’il en fait partie",
+                "cs": "prohrává z nich ten, kdo má nabízet další kartu",
+            },
+        ),
+    ],
+}
+
+
+@pytest.mark.parametrize("slug", sorted(ADDED_RULES))
+def test_each_rules_page_says_the_rules_the_engine_plays(slug):
+    english = _page(slug, "en")
+    for sentence, _phrases in ADDED_RULES[slug]:
+        assert sentence in english
+    for language in [code for code, _ in settings.LANGUAGES if code != "en"]:
+        html = _page(slug, language)
+        with translation.override(language):
+            for sentence, phrases in ADDED_RULES[slug]:
+                translated = translation.gettext(sentence)
+                assert translated != sentence, (language, sentence)
+                assert translated in html, (language, sentence)
+                assert sentence not in html, (language, sentence)
+                if language in phrases:
+                    assert phrases[language] in translated, (language, sentence)
