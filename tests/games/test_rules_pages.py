@@ -91,6 +91,29 @@ ADDED_RULES = {
             },
         ),
     ],
+    "mogel-motte": [
+        (
+            "The spider is compulsory: if you hold a card that is not a moth, you must give one."
+            " If you hold only moths, you give nothing.",
+            {"fr": "L’araignée est obligatoire", "cs": "Pavouk je povinný"},
+        ),
+        (
+            "A guard who holds only moths hands over nothing after a right accusation.",
+            {
+                "fr": "Un garde qui n’a que des chenilles ne donne rien",
+                "cs": "Strážný, který má jen můry, po správném obvinění nepředá nic.",
+            },
+        ),
+        (
+            "A round ends after its 300th turn at the latest; then everybody scores the cards"
+            " in their hand and up their sleeve.",
+            {"fr": "au plus tard à la fin de son 300e tour", "cs": "nejpozději po svém 300. tahu"},
+        ),
+        (
+            "Players tied for the lowest total share the win.",
+            {"fr": "partagent la victoire", "cs": "vyhrávají společně"},
+        ),
+    ],
 }
 
 
