@@ -114,6 +114,13 @@ ADDED_RULES = {
             {"fr": "partagent la victoire", "cs": "vyhrávají společně"},
         ),
     ],
+    "imperador": [
+        (
+            "If everybody who raised a hand already holds a sheep, the emperor may choose any"
+            " one of them.",
+            {"fr": "ont déjà un mouton", "cs": "smí císař vybrat kohokoli z nich"},
+        ),
+    ],
 }
 
 
