@@ -139,3 +139,18 @@ def test_each_rules_page_says_the_rules_the_engine_plays(slug):
                 assert sentence not in html, (language, sentence)
                 if language in phrases:
                     assert phrases[language] in translated, (language, sentence)
+
+
+def test_the_name_hint_says_a_later_caught_liar_gives_a_card_of_the_emperors_choice():
+    """Case (c): only the first card handed over is the named value (from the player whose hand
+    is down, or else the first caught liar); from each other caught liar the emperor takes a
+    card of his choice. The hint once said "whoever holds it hands it over"."""
+    from games.catalog.imperador.presentation import PRESENTATION
+
+    with translation.override("en"):
+        hint = PRESENTATION.hint("name")
+    assert "one copy" in hint
+    assert "from each other caught liar you take a card of your choice" in hint
+    for language, phrase in [("fr", "menteur démasqué"), ("cs", "přistiženému lháři")]:
+        with translation.override(language):
+            assert phrase in PRESENTATION.hint("name")

@@ -52,7 +52,10 @@ class Imperador(Presentation):
         "reveal": gettext_lazy("Turn over an object."),
         "lay": gettext_lazy("Choose the pair to lay on the object."),
         "successor": gettext_lazy("Choose the next emperor."),
-        "name": gettext_lazy("Name a value in the band: whoever holds it hands it over."),
+        "name": gettext_lazy(
+            "Name a value in the band: you receive one copy from a player who holds it; "
+            "from each other caught liar you take a card of your choice."
+        ),
         "give": gettext_lazy("Give a card of your choice (not the one you just received)."),
     }
 
