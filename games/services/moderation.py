@@ -24,6 +24,7 @@ from games import selectors
 from games.catalog.registry import title as game_title
 from games.errors import GameError, GameNotFound, NotActive
 from games.models import Game, Invitation, Report, Seat
+from games.services import pace
 from games.services.change import GameChange
 from games.services.notify import invitations_settled
 from games.services.play import apply_deadline
@@ -106,6 +107,7 @@ def hand_to_bot(change: GameChange, seat: Seat, bot_reason: str) -> None:
     change.touch()
     if change.game.status == Game.Status.ACTIVE and change.state is not None:
         change.settle_bots()
+        pace.seat_departed(change)
 
 
 def seat_to_bot(actor: User, game_id: int, seat_index: int, reason: str) -> Seat:

@@ -82,6 +82,18 @@ def live_answer(user: Any, game_id: int, accept: bool) -> None:
         change.touch()
 
 
+def seat_departed(change: GameChange) -> None:
+    """A seat went to the bot while a proposal was open: those who stay may all have accepted
+    already, and nobody would be left to answer it (a second proposal is refused while one is
+    open). With no human left, or the game over, there is nobody to play live with."""
+    if change.game.live_offer is None:
+        return
+    if change.over() or not humans(change.seats):
+        change.game.live_offer = None
+        return
+    _maybe_switch(change)
+
+
 def _maybe_switch(change: GameChange) -> None:
     game = change.game
     if game.live_offer is None or any(s.index not in game.live_offer for s in humans(change.seats)):
@@ -89,6 +101,8 @@ def _maybe_switch(change: GameChange) -> None:
     game.live_offer = None
     game.live_since = change.now
     PaceSwitch.objects.create(game=game, kind=PaceSwitch.Kind.LIVE, created_at=change.now)
+    if change.wait_opened:
+        return  # a wait opened by this change (a bot's move): it gets its Live time as it opens
     # The current wait runs at the Live pace from now on (never longer than it had left).
     live = change.deadline_of_current_wait(change.now)
     if live is not None:

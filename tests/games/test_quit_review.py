@@ -3,6 +3,8 @@ leaves behind at the table it left."""
 
 from __future__ import annotations
 
+from datetime import timedelta
+
 import pytest
 from django.contrib.messages import get_messages
 from django.test import Client
@@ -10,7 +12,7 @@ from django.urls import reverse
 
 from games import services
 from games.engines import registry
-from games.models import Game, PaceSwitch
+from games.models import PACE_SECONDS, Game, Pace, PaceSwitch
 from games.services import pace
 from tests.games.helpers import seat_users, turn_game
 
@@ -39,6 +41,24 @@ def test_a_live_proposal_only_the_leaver_had_not_accepted_switches_when_they_lea
     assert game.live_offer is None, "a proposal left that nobody at the table can answer"
     assert game.live_since is not None
     assert PaceSwitch.objects.filter(game=game, kind=PaceSwitch.Kind.LIVE).exists()
+
+
+def test_when_the_leaver_was_on_turn_the_next_wait_runs_at_the_live_pace(started, monkeypatch):
+    """The same, the leaver on turn: the bot plays that turn in the same change, and the wait
+    it opens gets the Live time, not the table's daily one (nor the old wait's deadline)."""
+    monkeypatch.setattr(pace, "is_present", lambda game_id, user_id: True)
+    game = turn_game(started)
+    users = seat_users(game)
+    leaver = registry.get(game.engine).waiting_for(game.state).seats[0]
+    stay = [i for i in users if i != leaver]
+    services.live_propose(users[stay[0]], game.pk)
+    services.live_answer(users[stay[1]], game.pk, accept=True)
+    services.game_quit(users[leaver], game.pk)
+    game = Game.objects.get(pk=game.pk)
+    assert game.live_since is not None and game.version > 0
+    live_move, live_window = PACE_SECONDS[Pace.LIVE]
+    assert game.deadline_at <= game.wait_opened_at + timedelta(seconds=max(live_move, live_window))
+    assert game.deadline_at > game.wait_opened_at
 
 
 def test_a_seat_already_left_is_not_asked_to_leave_again(started):
