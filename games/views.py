@@ -312,7 +312,9 @@ def _confirmation(request: HttpRequest, game: Game, command: str) -> dict[str, s
             "yes": _("Yes, cancel the table"),
             "no": _("Keep the table"),
         }
-    if command == "quit" and game.status == Game.Status.ACTIVE and mine is not None:
+    # as the button: a seat the bot plays for good (left, a moderator's) is not to be left
+    leavable = mine is not None and (not mine.is_bot or mine.reclaimable)
+    if command == "quit" and game.status == Game.Status.ACTIVE and leavable:
         text = _(
             "The bot plays your seat (%(game)s #%(id)s) to the end, and you cannot take it "
             "back. The game counts as abandoned in your statistics."
