@@ -328,6 +328,14 @@ class NotificationAdmin(ReadOnlyAdmin):
     def _sees_secrets(self, request: HttpRequest) -> bool:
         return request.user.has_perm("games.view_event")
 
+    # Who gets a window's later notices says who had not answered it: its reminder goes to the
+    # seats it still waits on, and so do its notices when it starts afresh (a seat taken back).
+    SECRET_KINDS = (Notification.Kind.WINDOW, Notification.Kind.REMINDER)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Notification]:
+        rows = super().get_queryset(request)
+        return rows if self._sees_secrets(request) else rows.exclude(kind__in=self.SECRET_KINDS)
+
     def get_list_display(self, request: HttpRequest) -> Any:
         shown = super().get_list_display(request)
         if self._sees_secrets(request):

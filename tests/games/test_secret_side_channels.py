@@ -101,7 +101,8 @@ def test_staff_without_the_event_permission_cannot_tell_who_answered_a_window(
         opened = {}
         for who, note in notes.items():
             page = client.get(reverse("admin:accounts_notification_change", args=[note.pk]))
-            assert page.status_code == 200
+            # 302: a window's notice not shown at all (who gets its later ones is a secret too)
+            assert page.status_code in (200, 302)
             opened[who] = page.content.decode().replace(users[who].username, "NAME")
         return listed.content.decode(), opened
 
