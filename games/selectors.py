@@ -162,8 +162,16 @@ def open_tables(user: Any, limit: int = 50) -> list[Game]:
     return tables[:limit]
 
 
-def viewer_seat_index(game: Game, user: Any) -> int | None:
+def playing_seat(game: Game, user: Any) -> Seat | None:
+    """The seat ``user`` plays, or may take back from the bot. Not one the bot plays for good
+    (they left the game, or a moderator handed it over): with nothing at stake they would tell
+    the table the hand the bot plays from, so they watch and talk as a spectator does."""
     seat = seat_of(game, user)
+    return None if seat is None or (seat.is_bot and not seat.reclaimable) else seat
+
+
+def viewer_seat_index(game: Game, user: Any) -> int | None:
+    seat = playing_seat(game, user)
     return None if seat is None else seat.index
 
 

@@ -38,13 +38,13 @@ def _visible_game(user: User, game_id: int) -> Game:
 
 def channel_for(game: Game, user: User) -> str | None:
     """The channel ``user`` writes in, or None if they may only read."""
-    if selectors.seat_of(game, user) is not None:
+    if selectors.playing_seat(game, user) is not None:
         return ChatMessage.Channel.PLAYERS
     return ChatMessage.Channel.SPECTATORS if game.spectator_chat == "own" else None
 
 
 def readable_channel(game: Game, user: User) -> str:
-    if selectors.seat_of(game, user) is None and game.spectator_chat == "own":
+    if selectors.playing_seat(game, user) is None and game.spectator_chat == "own":
         return ChatMessage.Channel.SPECTATORS
     return ChatMessage.Channel.PLAYERS
 

@@ -3,6 +3,7 @@ leaves behind at the table it left."""
 
 from __future__ import annotations
 
+import json
 from datetime import timedelta
 
 import pytest
@@ -12,7 +13,7 @@ from django.urls import reverse
 
 from games import services
 from games.engines import registry
-from games.models import PACE_SECONDS, Game, Pace, PaceSwitch
+from games.models import PACE_SECONDS, ChatMessage, Game, Pace, PaceSwitch
 from games.services import pace
 from tests.games.helpers import seat_users, turn_game
 
@@ -84,5 +85,12 @@ def test_the_leaver_no_longer_reads_the_hidden_cards_of_the_seat_the_bot_plays(s
     services.game_quit(carol, game.pk)
     game = Game.objects.get(pk=game.pk)
     engine = registry.get(game.engine)
+    assert engine.view(game.state, 2) != engine.view(game.state, None), "a hand to hide"
     body = client_for(carol).get(f"/api/games/{game.pk}").json()
-    assert body["view"] != engine.view(game.state, 2), "the bot's hand, still shown to the leaver"
+    assert body["seat"] is None and body["legal_actions"] == []
+    assert body["view"] == json.loads(json.dumps(engine.view(game.state, None))), (
+        "the leaver sees what a spectator sees, not the hand the bot plays from"
+    )
+    # nor does she write in the players' talk (the table's spectators only read it)
+    client_for(carol).post(reverse("games:chat_post", args=[game.pk]), {"text": "I had two rats"})
+    assert not ChatMessage.objects.filter(game=game).exists()
