@@ -222,8 +222,8 @@ def _visible(request: HttpRequest, game_id: int) -> Game:
 @api.post("/games", response={201: Created, **WRITE_ERRORS}, summary="Create a table")
 def create_game(request: HttpRequest, body: CreateIn) -> Any:
     engine = ENGINES.get(body.game)
-    picks = engine is not None and {engine.start_option, "first_emperor"} & set(body.options or {})
-    if picks and not catalog.get(body.game).creator_picks_start:  # "first_emperor": its old name
+    picks = engine is not None and set(engine.start_options) & set(body.options or {})
+    if picks and not engine.creator_picks_start:
         raise GameError(catalog.start_drawn_message(body.game), "start_drawn")
     game = services.game_create(
         request.auth,

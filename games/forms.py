@@ -60,6 +60,6 @@ class NewGameForm(forms.Form):
     def clean(self) -> dict[str, object]:
         data = super().clean()
         game = data.get("game")
-        if data.get("starts") == "me" and game and not catalog.get(game).creator_picks_start:
+        if data.get("starts") == "me" and game in ENGINES and not ENGINES[game].creator_picks_start:
             self.add_error("starts", catalog.start_drawn_message(game))
         return data

@@ -133,8 +133,6 @@ class Presentation:
     round_kinds: frozenset[str] = frozenset()  # events that start a round (the replay's jumps)
     # the deal starts the first round (no event says so: round_kinds mark the second on)
     deal_starts_round: bool = False
-    # the rules let the table's creator pick who starts (else it is always drawn at random)
-    creator_picks_start: bool = True
     move_order: Mapping[str, int] = {}  # the common move first (lower first; unknown: 3)
     secondary_moves: frozenset[str] = frozenset()  # moves out of turn, folded away
     hints: Mapping[str, Promise] = {}

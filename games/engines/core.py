@@ -177,6 +177,8 @@ class Rng:
 class Engine(Protocol):
     slug: str
     start_option: str  # the setup option that names the starting seat
+    start_options: tuple[str, ...]  # that option and its older names, all still read
+    creator_picks_start: bool  # whether the rules let the table's creator pick who starts
     name: str
     rules_version: int
     # Whether bots make out-of-turn moves of their own (``bot_aside``): the platform then

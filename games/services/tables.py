@@ -411,7 +411,7 @@ def game_rematch(user: User, game_id: int) -> tuple[Game, bool]:
                 options={
                     k: v
                     for k, v in old.options.items()
-                    if k != registry.get(old.engine).start_option
+                    if k not in registry.get(old.engine).start_options
                 },
                 mates=frozenset(m.pk for m in mates),
             )

@@ -290,3 +290,22 @@ def test_every_engine_names_its_starting_seat_option_first_seat(engine):
         assert engine.waiting_for(chosen).seats == (seat,)
     with pytest.raises(IllegalAction):
         engine.setup(engine.min_players, {"first_seat": engine.min_players}, 5)
+
+
+@pytest.mark.parametrize("engine", [ENGINES[slug] for slug in sorted(ENGINES)], ids=sorted(ENGINES))
+def test_every_name_of_the_starting_seat_option_is_read_alike(engine):
+    assert engine.start_options[0] == engine.start_option
+    seat = engine.min_players - 1
+    wanted = engine.setup(engine.min_players, {engine.start_option: seat}, 5)
+    for name in engine.start_options[1:]:
+        assert engine.setup(engine.min_players, {name: seat}, 5) == wanted, name
+
+
+def test_the_rules_decide_who_may_pick_the_starting_seat():
+    # Cockroach Poker Royal and Mogel Motte: the table's creator picks [D]; Imperador: "the
+    # first emperor is drawn at random [D]"
+    assert {slug: e.creator_picks_start for slug, e in ENGINES.items()} == {
+        "cockroach-poker-royal": True,
+        "mogel-motte": True,
+        "imperador": False,
+    }

@@ -178,3 +178,10 @@ def test_the_spectators_talk_is_chosen_with_the_table(alice):
     assert made.spectator_chat == "own"
     assert answer.json()["code"] == "bad_spectator_chat"
     assert Game.objects.filter(created_by=alice).count() == 2, "the refused one made nothing"
+
+
+def test_a_rematch_never_keeps_who_started_under_any_of_its_names(finished, bob):
+    # a table made before the first emperor was always drawn named him, some by the old name
+    Game.objects.filter(pk=finished.pk).update(options={"first_emperor": 1})
+    press(bob, finished)
+    assert Game.objects.get(rematch_of=finished).options == {}

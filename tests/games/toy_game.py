@@ -34,6 +34,8 @@ HAND = 3
 class Pebbles(LegalFromList):
     slug = SLUG
     start_option = "first_seat"
+    start_options = ("first_seat",)
+    creator_picks_start = True
     name = "Pebbles"
     bot_asides = False
     rules_version = 1

@@ -38,7 +38,6 @@ class Imperador(Presentation):
     minor_kinds = frozenset({"turn_started", "hands_window_opened"})
     round_kinds = frozenset({"turn_started"})
     deal_starts_round = True
-    creator_picks_start = False  # "the first emperor is drawn at random [D]"
     move_order = dict.fromkeys(
         ("hand", "announce", "pick", "give", "name", "take", "reveal", "lay", "successor"), 0
     )

@@ -89,8 +89,11 @@ def window_open_for(state: State, seat: int) -> bool:
 
 class ImperadorEngine(LegalFromList):
     slug = "imperador"
-    # The option naming who starts; the table's creator may pick it (a [D] of the rules).
+    # The option naming the first emperor. The rules draw him at random [D]: the table's
+    # creator may not pick him; the option serves tests and tables made before.
     start_option = START_OPTION
+    start_options = (START_OPTION, LEGACY_START_OPTION)
+    creator_picks_start = False
     name = "Imperador"
     bot_asides = False
     min_players = 3

@@ -86,6 +86,8 @@ class MogelMotte(LegalFromList):
     slug = "mogel-motte"
     # The option naming who starts; the table's creator may pick it (a [D] of the rules).
     start_option = START_OPTION
+    start_options = (START_OPTION, LEGACY_START_OPTION)
+    creator_picks_start = True
     name = "Mogel Motte"
     bot_asides = True  # sleeve cheats and accusations
     min_players = 3
