@@ -73,6 +73,8 @@ def game_quit(user: User, game_id: int) -> None:
     at once, instead of waiting a whole deadline for a move that will not come."""
     with GameChange(game_id) as change:
         seat = change.seat_of(user)
+        if seat is not None and seat.bot_reason == "left":  # a second tab, a double click
+            raise NotActive(_("You already left this game."), "left")
         if seat is None or (seat.is_bot and seat.bot_reason not in RECLAIMABLE):
             raise NotAllowed(_("You are not playing at this table."))
         if change.game.status != Game.Status.ACTIVE:

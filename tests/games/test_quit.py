@@ -20,7 +20,7 @@ from accounts.services import api_token_create
 from games import selectors, services
 from games.engines import registry
 from games.errors import GameError, NotActive, NotAllowed
-from games.models import Game, PlayerRecord, Seat
+from games.models import Event, Game, PlayerRecord, Seat
 from tests.games.helpers import play_to_the_end, seat_users, to_the_show_of_hands, turn_game
 
 pytestmark = pytest.mark.django_db
@@ -45,6 +45,7 @@ def test_the_page_asks_then_the_bot_plays_the_seat_at_once(started):
     page = client.get(reverse("games:table", args=[game.pk])).content.decode()
     assert f'action="/games/{game.pk}/quit/"' in page and "Leave the game</button>" in page
 
+    moves_before = Event.objects.filter(game=game, seat=mover).count()
     asked = client.post(reverse("games:command", args=[game.pk, "quit"]))
     assert asked.status_code == 200, "without JavaScript the site asks on a page of its own"
     assert "Leave the game?" in asked.content.decode()
@@ -58,11 +59,12 @@ def test_the_page_asks_then_the_bot_plays_the_seat_at_once(started):
     seat = Seat.objects.get(game=game, index=mover)
     assert (seat.is_bot, seat.bot_reason, seat.reclaimable) == (True, "left", False)
     game.refresh_from_db()
-    assert game.version > 0 and (
-        game.status != Game.Status.ACTIVE
-        or mover not in registry.get(game.engine).waiting_for(game.state).seats
-        or game.wait_kind != "turn"
-    ), "the bot made the turn the others were waiting on"
+    assert Event.objects.filter(game=game, seat=mover).count() == moves_before + 1, (
+        "the bot made the turn the others were waiting on, at once"
+    )
+    assert game.status != Game.Status.ACTIVE or not (
+        game.wait_kind == "turn" and game.wait_seat == mover
+    )
 
     heard = {
         n.user_id: n.text for n in Notification.objects.filter(kind=Notification.Kind.SEAT_TO_BOT)
@@ -88,7 +90,7 @@ def test_a_seat_the_bot_already_plays_can_be_left_for_good(started):
     services.game_quit(alice, game.pk)
     seat = Seat.objects.get(game=game, index=0)
     assert (seat.is_bot, seat.bot_reason) == (True, "left")
-    with pytest.raises(NotAllowed):
+    with pytest.raises(NotActive, match="You already left this game"):
         services.game_quit(alice, game.pk)
 
 
@@ -117,7 +119,7 @@ def test_the_api_leaves_a_game_and_refuses_what_cannot_be_left(started, make_use
     assert body["players"][0] == f"{alice.name} (bot)" and body["legal_actions"] == []
     version = Game.objects.get(pk=game.pk).version
     status, body = quit_()
-    assert (status, body["error"]) == (403, "You are not playing at this table.")
+    assert (status, body["error"], body["code"]) == (409, "You already left this game.", "left")
     assert Game.objects.get(pk=game.pk).version == version, "a refusal leaves the game as it was"
 
 

@@ -73,7 +73,7 @@ def test_a_seat_already_left_is_not_asked_to_leave_again(started):
     answer = client.post(reverse("games:command", args=[game.pk, "quit"]))
     assert answer.status_code == 302, "a confirmation page for a seat that is no longer hers"
     said = [str(m) for m in get_messages(answer.wsgi_request)]
-    assert said == ["You are not playing at this table."]
+    assert said == ["You already left this game."]
 
 
 def test_the_leaver_no_longer_reads_the_hidden_cards_of_the_seat_the_bot_plays(started):
