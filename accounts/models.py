@@ -322,6 +322,7 @@ class Notification(models.Model):
         FRIEND_REQUEST = "friend_request", _("friend request")
         GAME_FINISHED = "finished", _("game finished")
         SEAT_TO_BOT = "seat_to_bot", _("seat handed to the bot")
+        TIMEOUT = "timeout", _("your time ran out")
         REMINDER = "reminder", _("reminder")
         NUDGE = "nudge", _("nudge")
         REPORT = "report", _("your report was reviewed")

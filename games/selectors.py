@@ -279,6 +279,10 @@ def _entries(
             "created": row.created_at.replace(microsecond=0).isoformat(),
             "events": visible,
         }
+        if row.reason == Event.Reason.TIMEOUT and row.seat is not None:
+            # the bot's move for a turn whose time ran out: whose turn it was, and that its
+            # deadline passed, everyone saw (a window's timeout is the engine's own event)
+            entry["timed_out"] = row.seat
         if reveal:
             entry.update(
                 seat=row.seat, reason=row.reason, action=row.action

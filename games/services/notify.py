@@ -157,6 +157,23 @@ def game_abandoned(game: Game, seats: list[Seat]) -> None:
         )
 
 
+def turn_timed_out(game: Game, seat: Seat) -> None:
+    """The player's turn ran out and the bot played it: their history line named them as if
+    they had made the move, and nothing told them until the third miss took their seat."""
+    if seat.user_id and not seat.is_bot:
+        text = gettext_lazy(
+            "Your time ran out at %(game)s #%(id)s: the bot played your turn. Three in a row, "
+            "and it plays your seat."
+        )
+        notify(
+            seat.user,
+            Notification.Kind.TIMEOUT,
+            _say(seat.user, text, game=game_title(game.engine), id=game.pk),
+            _table(game),
+            game.pk,
+        )
+
+
 def seat_handed_to_bot(game: Game, seat: Seat) -> None:
     if seat.user_id:
         text = gettext_lazy(

@@ -265,6 +265,8 @@ def _count_timeout(change: GameChange, seat: Seat) -> None:
         seat.bot_reason = "timeouts"
         notify.seat_handed_to_bot(change.game, seat)
         change.touch()
+    else:
+        notify.turn_timed_out(change.game, seat)
     seat.save(update_fields=["consecutive_timeouts", "is_bot", "bot_reason"])
 
 

@@ -506,6 +506,10 @@ def history_entries(
         ]
         if not lines:
             continue
+        timed_out = entry.get("timed_out")
+        if isinstance(timed_out, int) and 0 <= timed_out < len(players):
+            said = _("Time ran out: the bot played for %(name)s.") % {"name": players[timed_out]}
+            lines.insert(0, {"text": said, "secret": False, "minor": False})
         created = entry.get("created")
         entries.append(
             {

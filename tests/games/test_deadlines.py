@@ -10,6 +10,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
+from accounts.models import Notification
 from games import services, tasks
 from games.engines import registry
 from games.models import Event, Game, Seat
@@ -192,3 +193,9 @@ def test_three_consecutive_timeouts_hand_the_seat_to_the_bot_and_the_game_goes_o
             break
     handed = [s for s in Seat.objects.filter(game=game) if s.bot_reason == "timeouts"]
     assert handed and all(s.is_bot and s.user is not None for s in handed)
+    for seat in handed:  # two "your time ran out", then the seat's handover: no third
+        kinds = Notification.objects.filter(user=seat.user, game_id=game.pk).values_list(
+            "kind", flat=True
+        )
+        assert list(kinds).count(Notification.Kind.TIMEOUT) == 2
+        assert list(kinds).count(Notification.Kind.SEAT_TO_BOT) == 1

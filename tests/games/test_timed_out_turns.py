@@ -1,0 +1,69 @@
+"""A turn whose time ran out: the bot plays it, the history says so (it read as the player's
+own move), and the player hears it (nothing told them until a third miss took their seat)."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+from django.utils import timezone
+
+from accounts.models import Notification
+from games import services
+from games.engines import registry
+from games.models import Game
+from tests.games.helpers import seat_users, turn_game
+
+pytestmark = pytest.mark.django_db
+
+
+def run_out(game: Game) -> int:
+    """The current turn's deadline passes; returns the seat it was."""
+    (seat,) = registry.get(game.engine).waiting_for(game.state).seats
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    assert services.apply_deadline(game.pk)
+    game.refresh_from_db()
+    return seat
+
+
+def page_of(user, game: Game) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.get(reverse("games:table", args=[game.pk])).content.decode()
+
+
+def test_the_table_reads_that_the_bot_played_a_turn_whose_time_ran_out(started):
+    game = turn_game(started)
+    users = seat_users(game)
+    missed = run_out(game)
+    name = users[missed].name
+    watcher = users[(missed + 1) % 3]
+    assert f"Time ran out: the bot played for {name}." in page_of(watcher, game)
+
+    client = Client()
+    client.force_login(watcher)
+    rows = client.get(f"/api/games/{game.pk}/events").json()["events"]
+    assert [row.get("timed_out") for row in rows] == [missed], "the one row the bot made"
+
+    notes = Notification.objects.filter(user=users[missed], kind=Notification.Kind.TIMEOUT)
+    assert [n.text for n in notes] == [
+        f"Your time ran out at Cockroach Poker Royal #{game.pk}: the bot played your turn. "
+        "Three in a row, and it plays your seat."
+    ]
+    assert not Notification.objects.filter(kind=Notification.Kind.TIMEOUT).exclude(
+        user=users[missed]
+    ), "the others hear it from the table, not from a notice"
+
+
+def test_a_move_of_ones_own_reads_as_before(started):
+    game = turn_game(started)
+    users = seat_users(game)
+    engine = registry.get(game.engine)
+    (seat,) = engine.waiting_for(game.state).seats
+    action = engine.legal_actions(game.state, seat)[0]
+    services.act(users[seat], game.pk, game.version_for(seat), action)
+    game.refresh_from_db()
+    assert "Time ran out" not in page_of(users[(seat + 1) % 3], game)
+    assert not Notification.objects.filter(kind=Notification.Kind.TIMEOUT).exists()
