@@ -216,6 +216,12 @@ class Seat(models.Model):
     def name(self) -> str:
         return self.label(self.index, self.is_bot, self.user.name if self.user else None)
 
+    @property
+    def player_name(self) -> str:
+        """The seat's name without "(bot)": the history's, for moves the player made before
+        the bot took the seat (or after they took it back) as well as after."""
+        return self.label(self.index, self.user is None, self.user.name if self.user else None)
+
     @staticmethod
     def label(index: int, is_bot: bool, player: str | None) -> str:
         """A seat's name from its index, whether the bot plays it and its player's name (lists

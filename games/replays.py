@@ -73,7 +73,8 @@ class Reveal:
 
 
 def reveal(game: Game, players: list[str]) -> Reveal:
-    """The finished game step by step from its seed, told by its own presentation."""
+    """The finished game step by step from its seed, told by its own presentation. ``players``:
+    the seats' players' names; a move the bot made for a player's seat names it "(bot)"."""
     engine = registry.get(game.engine, game.rules_version)
     presentation = catalog.get(game.engine)
     state = engine.setup(game.seats_count, game.options, game.seed)
@@ -93,17 +94,32 @@ def reveal(game: Game, players: list[str]) -> Reveal:
         before = state
         state, events = engine.apply(state, row.seat, row.action)
         told = [e.to_dict() for e in events]
+        names = _names_for(row, players)
         out.steps.append(
             RevealStep(
                 index,
-                players[row.seat] if row.seat is not None and row.seat < len(players) else None,
+                names[row.seat] if row.seat is not None and row.seat < len(names) else None,
                 [
-                    {"text": presentation.sentence(e, players), "secret": e["to"] is not None}
+                    {"text": presentation.sentence(e, names), "secret": e["to"] is not None}
                     for e in told
                 ],
-                presentation.marks(before, row.seat, row.action, told, players),
+                presentation.marks(before, row.seat, row.action, told, names),
                 any(e["kind"] in presentation.round_kinds for e in told),
             )
         )
         out.states.append(state)
     return out
+
+
+def _names_for(row: Event, players: list[str]) -> list[str]:
+    """The names for one step: its seat "(bot)" when the bot made the move (a bot's seat, a
+    player's turn that ran out, a seat handed over), its player's name when they did."""
+    if row.reason not in (Event.Reason.BOT, Event.Reason.TIMEOUT) or row.seat is None:
+        return players
+    if not 0 <= row.seat < len(players):
+        return players
+    names = list(players)
+    bot = _("Bot %(n)d") % {"n": row.seat + 1}
+    if names[row.seat] != bot:  # a bot's own seat is named so already
+        names[row.seat] = _("%(name)s (bot)") % {"name": names[row.seat]}
+    return names

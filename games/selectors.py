@@ -179,6 +179,12 @@ def seat_names(game: Game) -> list[str]:
     return [s.name for s in game.seats.all()]
 
 
+def history_names(game: Game) -> list[str]:
+    """The names the history tells moves with: a seat's player, never "(bot)" (the moves
+    before a handover were theirs; which later ones the bot made, the reveal tells)."""
+    return [s.player_name for s in game.seats.all()]
+
+
 def game_payload(game: Game, user: Any) -> dict[str, Any]:
     """The API body (and the page's data): the caller's view, moves and whom the game waits on."""
     seat = viewer_seat_index(game, user)

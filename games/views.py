@@ -169,6 +169,7 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         notifications.mark_present(game.pk, request.user.pk)  # the socket's heartbeat keeps it
     my_seat = selectors.seat_of(game, request.user)
     seats = list(game.seats.all())
+    history_names = selectors.history_names(game)
     groups = presenters.action_groups(
         payload["legal_actions"],
         payload["view"] or {},
@@ -195,7 +196,8 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         "rules": registry.get(game.engine, game.rules_version),
         "log": log[-HISTORY_SHOWN:],
         "log_cut": len(log) > HISTORY_SHOWN,  # older moves left out: say where they are
-        "pace_log": _pace_log(game, payload["players"]),
+        "history_names": history_names,
+        "pace_log": _pace_log(game, history_names),
         "may_join": game.status == Game.Status.LOBBY
         and seat is None
         and services.may_join(game, request.user),
@@ -496,7 +498,7 @@ def replay(request: HttpRequest, game_id: int) -> HttpResponse:
     game = _visible_game(request, game_id)
     if not game.is_over or game.state is None:
         raise Http404(_("The reveal opens when the game is over."))
-    players = selectors.seat_names(game)
+    players = selectors.history_names(game)
     told = replays.reveal(game, players)
     last = len(told.steps) - 1
     try:

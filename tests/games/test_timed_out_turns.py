@@ -13,8 +13,8 @@ from django.utils import timezone
 from accounts.models import Notification
 from games import services
 from games.engines import registry
-from games.models import Game
-from tests.games.helpers import seat_users, turn_game
+from games.models import Event, Game
+from tests.games.helpers import play_to_the_end, seat_users, turn_game
 
 pytestmark = pytest.mark.django_db
 
@@ -67,3 +67,38 @@ def test_a_move_of_ones_own_reads_as_before(started):
     game.refresh_from_db()
     assert "Time ran out" not in page_of(users[(seat + 1) % 3], game)
     assert not Notification.objects.filter(kind=Notification.Kind.TIMEOUT).exists()
+
+
+def test_the_history_names_a_players_own_moves_after_the_bot_took_their_seat(started, make_user):
+    """Her own moves stayed "Carol (bot)" in the history once the bot had her seat; the
+    reveal now names the bot's moves for her seat "(bot)", hers by her name."""
+    game = turn_game(started)
+    users = seat_users(game)
+    engine = registry.get(game.engine)
+    (mover,) = engine.waiting_for(game.state).seats
+    player = users[mover]
+    services.act(
+        player, game.pk, game.version_for(mover), engine.legal_actions(game.state, mover)[0]
+    )
+    own_row = Event.objects.get(game=game, seat=mover)
+    services.seat_to_bot(make_user("mod", is_staff=True), game.pk, mover, "test: away for good")
+    watcher = users[(mover + 1) % 3]
+    page = page_of(watcher, Game.objects.get(pk=game.pk))
+    # names may open a sentence ("Bob offered…"): compared without case
+    history = page.split('class="log"', 1)[1].split("</section>", 1)[0].lower()
+    name = player.name.lower()
+    assert f"{name} (bot)" not in history and name in history
+    assert f"{player.name} (bot)" in page, "the players' list still says who plays the seat"
+
+    game = play_to_the_end(Game.objects.get(pk=game.pk))
+    client = Client()
+    client.force_login(watcher)
+    own_step = Event.objects.filter(game=game, seq__lte=own_row.seq).count()
+    shown = client.get(reverse("games:replay", args=[game.pk]), {"step": own_step})
+    step_text = shown.content.decode().split('class="step-events"', 1)[1].split("</ul>", 1)[0]
+    assert name in step_text.lower() and f"{name} (bot)" not in step_text.lower()
+    bot_row = Event.objects.filter(game=game, seat=mover, reason=Event.Reason.BOT).first()
+    assert bot_row is not None
+    bot_step = Event.objects.filter(game=game, seq__lte=bot_row.seq).count()
+    shown = client.get(reverse("games:replay", args=[game.pk]), {"step": bot_step})
+    assert f"{name} (bot)" in shown.content.decode().lower()
