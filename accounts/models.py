@@ -323,6 +323,7 @@ class Notification(models.Model):
         GAME_FINISHED = "finished", _("game finished")
         SEAT_TO_BOT = "seat_to_bot", _("seat handed to the bot")
         TIMEOUT = "timeout", _("your time ran out")
+        TABLE = "table", _("an answer at your table")
         REMINDER = "reminder", _("reminder")
         NUDGE = "nudge", _("nudge")
         REPORT = "report", _("your report was reviewed")

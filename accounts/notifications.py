@@ -35,6 +35,11 @@ EMAIL_KINDS = {
     Notification.Kind.WINDOW,
     Notification.Kind.REMINDER,
     Notification.Kind.NUDGE,
+    # a table waits days on these too: an invitation nobody opens, a full table its creator
+    # has not started, and the end of a game played over days
+    Notification.Kind.INVITATION,
+    Notification.Kind.TABLE,
+    Notification.Kind.GAME_FINISHED,
 }
 EMAIL_GAP = timedelta(hours=1)
 HEARTBEAT_SECONDS = 20

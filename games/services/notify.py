@@ -226,17 +226,39 @@ def table_cancelled(game: Game, host: User, players: list[User]) -> None:
     notify_all(notices, supersede=(game.pk, (Notification.Kind.INVITATION,)))
 
 
-def invitations_settled(game: Game, user_ids: list[int]) -> None:
+def invitations_settled(game: Game, user_ids: list[int], started: bool = False) -> None:
     """These players' invitations to ``game`` were answered or ended (they joined, declined,
     left, or the table started without them): the notices that invited them are read. Left
-    unread, they stayed on the bell and led to a table that no longer waited for them."""
+    unread, they stayed on the bell and led to a table that no longer waited for them. Once
+    the table ``started``, so are its creator's notices of who took a seat (and no email of
+    them goes out)."""
+    kinds = [Notification.Kind.INVITATION]
+    if started and game.created_by_id is not None:
+        user_ids = [*user_ids, game.created_by_id]
+        kinds.append(Notification.Kind.TABLE)
     if user_ids:
         Notification.objects.filter(
-            user_id__in=user_ids,
-            game_id=game.pk,
-            kind=Notification.Kind.INVITATION,
-            read_at__isnull=True,
+            user_id__in=user_ids, game_id=game.pk, kind__in=kinds, read_at__isnull=True
         ).update(read_at=timezone.now())
+
+
+def table_answered(game: Game, player: User, joined: bool, full: bool = False) -> None:
+    """The table's creator hears who took a seat or declined: the table waits on them to
+    start it, or to invite somebody else, and nothing told them before."""
+    host = game.created_by
+    if host is None or host.pk == player.pk or not host.is_active:
+        return
+    if not joined:
+        text = gettext_lazy("%(name)s declined your invitation to %(game)s #%(id)s.")
+    elif full:
+        text = gettext_lazy(
+            "%(name)s took the last seat at your table of %(game)s #%(id)s: start the game "
+            "when you are ready."
+        )
+    else:
+        text = gettext_lazy("%(name)s took a seat at your table of %(game)s #%(id)s.")
+    said = _say(host, text, name=player.name, game=game_title(game.engine), id=game.pk)
+    notify(host, Notification.Kind.TABLE, said, _table(game), game.pk)
 
 
 def invited(game: Game, invitee: User, host: User) -> None:

@@ -263,6 +263,7 @@ def game_join(user: User, game_id: int) -> Seat:
             status=Invitation.Status.ACCEPTED, answered_at=timezone.now()
         )
         notify.invitations_settled(game, [user.pk])
+        notify.table_answered(game, user, joined=True, full=_free_index(game) is None)
         change.touch()
     return seat
 
@@ -276,6 +277,7 @@ def invitation_decline(user: User, game_id: int) -> None:
         if not updated:
             raise GameError(_("You have no open invitation to this table."), "no_invitation")
         notify.invitations_settled(game, [user.pk])
+        notify.table_answered(game, user, joined=False)
         change.touch()
 
 
@@ -330,7 +332,9 @@ def game_start(user: User, game_id: int, fill_with_bots: bool = True, anyway: bo
                 Seat.objects.create(game=game, index=index, is_bot=True, bot_reason="filled")
             )
         pending = game.invitations.filter(status=Invitation.Status.PENDING)
-        notify.invitations_settled(game, list(pending.values_list("to_user_id", flat=True)))
+        notify.invitations_settled(
+            game, list(pending.values_list("to_user_id", flat=True)), started=True
+        )
         pending.update(status=Invitation.Status.CANCELLED, answered_at=timezone.now())
         game.seed = secrets.randbits(62)
         game.status = Game.Status.ACTIVE
