@@ -483,12 +483,29 @@ def wait_deadline(game_id: int) -> Any:
     )
 
 
+NUDGE_UNTIMED_TURN = timedelta(hours=3)  # a turn with no deadline: a third of this first
+NUDGE_SOONEST = timedelta(seconds=20)
+
+
+def nudge_opens_at(game: Game) -> Any:
+    """When the player on turn may be nudged: a third of their time in (a nudge at a daily
+    turn's first minute, which emails them, is a nag, not a reminder)."""
+    opened = game.wait_opened_at
+    if opened is None:
+        return None
+    span = game.deadline_at - opened if game.deadline_at else NUDGE_UNTIMED_TURN
+    return opened + max(span / 3, NUDGE_SOONEST)
+
+
 def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
     """The human whose turn it is, if the viewer is another player (turns only: in a secret
-    window, who has not answered is not to be shown)."""
+    window, who has not answered is not to be shown) and their turn is old enough."""
     if viewer_seat is None or game.status != Game.Status.ACTIVE or game.state is None:
         return None
     if game.wait_kind != "turn" or game.wait_seat is None or game.wait_seat == viewer_seat:
+        return None
+    opens = nudge_opens_at(game)
+    if opens is not None and timezone.now() < opens:
         return None
     seat = next((s for s in game.seats.all() if s.index == game.wait_seat), None)
     if seat is None or seat.is_bot or seat.user is None or seat.nudged_for_wait == game.wait_seq:

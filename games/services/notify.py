@@ -28,6 +28,7 @@ from accounts.notifications import (
     notify_all,
     written_in,
 )
+from games import selectors
 from games.catalog.base import join
 from games.catalog.registry import title as game_title
 from games.engines import registry
@@ -292,6 +293,13 @@ def nudge(user: User, game_id: int) -> str:
     if seat.nudged_for_wait == game.wait_seq:
         raise GameError(
             _("%(name)s was already nudged this turn.") % {"name": seat.user.name}, "already_nudged"
+        )
+    opens = selectors.nudge_opens_at(game)
+    if opens is not None and timezone.now() < opens:
+        raise GameError(
+            _("%(name)s's turn has only just begun: nudge them a little later.")
+            % {"name": seat.user.name},
+            "too_soon",
         )
     Seat.objects.filter(pk=seat.pk).update(nudged_for_wait=game.wait_seq)
     text = gettext_lazy("%(name)s nudges you: it is your turn in %(game)s #%(id)s.")

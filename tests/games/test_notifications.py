@@ -9,6 +9,7 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
+from django.db.models import F
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -157,6 +158,16 @@ def test_any_other_player_may_nudge_once_per_turn_but_not_themselves(started):
         notify.nudge(user, game.pk)
     client = Client()
     client.force_login(other)
+    page = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    assert f"Nudge {user.name}" not in page, "a turn just begun: a nudge would only nag"
+    with pytest.raises(GameError, match="only just begun"):
+        notify.nudge(other, game.pk)
+    # a third of the turn's time goes by (the clock, not the game: its wait moved back)
+    game.refresh_from_db()
+    third = (game.deadline_at - game.wait_opened_at) / 3 + timedelta(seconds=1)
+    Game.objects.filter(pk=game.pk).update(
+        wait_opened_at=F("wait_opened_at") - third, deadline_at=F("deadline_at") - third
+    )
     page = client.get(reverse("games:table", args=[game.pk])).content.decode()
     assert f"Nudge {user.name}" in page
     response = client.post(reverse("games:command", args=[game.pk, "nudge"]), follow=True)
