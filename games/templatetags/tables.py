@@ -18,9 +18,11 @@ from typing import Any
 from django import template
 from django.template.loader import get_template
 from django.templatetags.static import static
+from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext_lazy as _
 
 from games import history
@@ -58,6 +60,17 @@ def board_extras(
 
 
 # --- words and names ---------------------------------------------------------------------------
+
+
+@register.filter
+def time_left(deadline: Any) -> str:
+    """How long until ``deadline``, in the reader's language; under a minute Django said
+    "0 minutes"."""
+    if deadline is None:
+        return ""
+    if (deadline - timezone.now()).total_seconds() < 60:
+        return str(_("less than a minute"))
+    return timeuntil(deadline)
 
 
 @register.filter

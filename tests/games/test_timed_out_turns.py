@@ -102,3 +102,19 @@ def test_the_history_names_a_players_own_moves_after_the_bot_took_their_seat(sta
     bot_step = Event.objects.filter(game=game, seq__lte=bot_row.seq).count()
     shown = client.get(reverse("games:replay", args=[game.pk]), {"step": bot_step})
     assert f"{name} (bot)" in shown.content.decode().lower()
+
+
+def test_under_a_minute_left_is_said_so_and_a_finished_table_says_game_over(started):
+    game = turn_game(started)
+    users = seat_users(game)
+    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() + timedelta(seconds=40))
+    page = page_of(users[0], game)
+    assert "less than a minute left" in page and "0\xa0minutes left" not in page
+    client = Client()
+    client.force_login(users[0])
+    listed = client.get(reverse("games:my_games")).content.decode()
+    assert "less than a minute left" in listed
+
+    game = play_to_the_end(Game.objects.get(pk=game.pk))
+    status = page_of(users[0], game).split('id="status">', 1)[1].split("</p>", 1)[0]
+    assert status.strip() == "Game over.", "a bare lowercase 'finished' stood there"
