@@ -134,12 +134,18 @@
     if (news.length) say(news.join(" "), urgent);
   }
 
-  function apply(html) {
+  function apply(html, movedOn) {
     var doc = new DOMParser().parseFromString(html, "text/html");
     var fresh = doc.getElementById("live-root");
     if (!fresh) return;
     var rev = parseInt(fresh.dataset.revision, 10);
     if (rev < revision) return; // an answer older than what we show
+    if (movedOn && rev > revision) {
+      // the table moved on without this page's doing: "Move played.", "You took a seat."
+      // told of an earlier moment and stood there until the end of the game
+      var said = document.querySelector(".messages");
+      if (said) said.textContent = "";
+    }
     var active = pressed || document.activeElement, lostFocus = focusPart;
     focusPart = null;
     pressed = null;
@@ -177,7 +183,7 @@
     fetching = true;
     fetch(root.dataset.fragments, { credentials: "same-origin", cache: "no-store" })
       .then(function (r) { return r.ok ? r.text() : null; })
-      .then(function (html) { if (html) apply(html); })
+      .then(function (html) { if (html) apply(html, true); })
       .catch(function () {})
       .then(function () {
         fetching = false;

@@ -97,3 +97,42 @@ def test_a_player_whose_time_runs_out_hears_it_once(make_user, signed_in_page, s
     hurry = "() => document.getElementById('table-alert').textContent.includes('Ten seconds left')"
     pages[mover].wait_for_function(hurry, timeout=15_000)
     assert not pages[1 - mover].evaluate(hurry)
+
+
+def test_a_banner_of_an_earlier_moment_goes_when_the_table_moves_on(
+    make_user, signed_in_page, stack
+):
+    """'Nudge sent.' (or 'Move played.', 'You took a seat.') told of one moment and stood on
+    the page until the end of the game; when another seat moves, it goes."""
+    from datetime import timedelta
+
+    from django.db.models import F
+
+    game, pages = people_at_a_table(
+        make_user, ("wes", "xia", "yul"), "cockroach-poker-royal", signed_in_page, stack.base
+    )
+    engine = registry.get(game.engine)
+    (mover,) = engine.waiting_for(game.state).seats
+    watcher = pages[(mover + 1) % 3]
+    # a third of the mover's time goes by: the watcher may nudge (the clock moved, not the game)
+    game.refresh_from_db()
+    third = (game.deadline_at - game.wait_opened_at) / 3 + timedelta(seconds=1)
+    in_thread(
+        lambda: Game.objects.filter(pk=game.pk).update(
+            wait_opened_at=F("wait_opened_at") - third, deadline_at=F("deadline_at") - third
+        )
+    )
+    watcher.reload()
+    watcher.locator("form.nudge button").click()
+    watcher.wait_for_function(
+        "() => document.querySelector('.messages').textContent.includes('Nudge sent.')",
+        timeout=15_000,
+    )
+    before = revision(watcher)
+    action = engine.legal_actions(game.state, mover)[0]
+    user = game.seats.get(index=mover).user
+    in_thread(lambda: services.act(user, game.pk, game.version_for(mover), action))
+    wait_revision(watcher, before + 1)
+    watcher.wait_for_function(
+        "() => document.querySelector('.messages').textContent.trim() === ''", timeout=15_000
+    )
