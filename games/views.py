@@ -297,37 +297,29 @@ def _rematch(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _confirmation(request: HttpRequest, game: Game, command: str) -> dict[str, str] | None:
     """The words of the page that asks before a command that cannot be undone, if it asks."""
-    title, id_ = game.get_engine_name(), game.pk
     mine = selectors.seat_of(game, request.user)
-    if (
-        command == "cancel"
-        and game.status == Game.Status.LOBBY
-        and game.created_by_id == request.user.pk
-    ):
+    # as the button: a seat the bot plays for good (left, a moderator's) is not to be left
+    leavable = mine is not None and (not mine.is_bot or mine.reclaimable)
+    if command == "cancel" and game.status == Game.Status.LOBBY:
+        asks = game.created_by_id == request.user.pk
+        title, yes, no = _("Cancel the table?"), _("Yes, cancel the table"), _("Keep the table")
         text = _(
             "%(game)s #%(id)s closes for good: its open invitations are withdrawn and whoever "
             "took a seat sees it cancelled."
         )
-        return {
-            "title": _("Cancel the table?"),
-            "text": text % {"game": title, "id": id_},
-            "yes": _("Yes, cancel the table"),
-            "no": _("Keep the table"),
-        }
-    # as the button: a seat the bot plays for good (left, a moderator's) is not to be left
-    leavable = mine is not None and (not mine.is_bot or mine.reclaimable)
-    if command == "quit" and game.status == Game.Status.ACTIVE and leavable:
+    elif command == "quit" and game.status == Game.Status.ACTIVE:
+        asks = leavable
+        title, yes, no = _("Leave the game?"), _("Yes, leave the game"), _("Keep playing")
         text = _(
             "The bot plays your seat (%(game)s #%(id)s) to the end, and you cannot take it "
             "back. The game counts as abandoned in your statistics."
         )
-        return {
-            "title": _("Leave the game?"),
-            "text": text % {"game": title, "id": id_},
-            "yes": _("Yes, leave the game"),
-            "no": _("Keep playing"),
-        }
-    return None
+    else:
+        return None
+    if not asks:
+        return None  # the service says why it is refused
+    words = {"game": game.get_engine_name(), "id": game.pk}
+    return {"title": title, "text": text % words, "yes": yes, "no": no}
 
 
 @login_required

@@ -56,6 +56,18 @@ def test_taking_a_seat_back_in_a_secret_window_does_not_tell_whether_its_bot_ans
     )
 
 
+def staff_without_the_event_log(make_user):
+    """A staff member who may read games and notices, not the event log (hidden cards)."""
+    from django.contrib.auth.models import Permission
+
+    staff = make_user("helper", is_staff=True)
+    staff.user_permissions.add(
+        Permission.objects.get(codename="view_game"),
+        Permission.objects.get(codename="view_notification"),
+    )
+    return staff
+
+
 def test_staff_without_the_event_permission_cannot_tell_who_answered_a_window(
     started, make_user, settings
 ):
@@ -79,13 +91,7 @@ def test_staff_without_the_event_permission_cannot_tell_who_answered_a_window(
         {"type": "hand", "choice": "down"},
     )
     email_queue.sweep(timezone.now() + timedelta(seconds=settings.NOTIFICATION_EMAIL_DELAY + 5))
-    staff = make_user("helper", is_staff=True)
-    staff.user_permissions.add(
-        Permission.objects.get(codename="view_game"),
-        Permission.objects.get(codename="view_notification"),
-    )
-    client = Client()
-    client.force_login(staff)
+    staff = staff_without_the_event_log(make_user)
     window = Notification.Kind.WINDOW
     notes = {
         who: Notification.objects.get(user=users[who], game_id=game.pk, kind=window)
@@ -173,3 +179,39 @@ def test_the_handover_for_missed_turns_does_not_tell_who_cheated(started):
         f"bob's seat handed to the bot: {bob_cheated[0]} when bob cheated, "
         f"{carol_cheated[0]} when carol did; alice's API: {bob_cheated[1]} / {carol_cheated[1]}"
     )
+
+
+def test_a_windows_reminder_does_not_tell_staff_who_had_not_answered(started, make_user):
+    """An Imperador show of hands (secret answers) at the daily pace: one asked seat answers,
+    the other does not; at 80% of the window's time the reminder goes to the seat the window
+    still waits on. The admin's notices listed that reminder (who, which game, when) to staff
+    who may not read the event log: the silent seat named, as the email state named it."""
+    from datetime import timedelta
+
+    from django.urls import reverse
+
+    from games.services import notify
+
+    game = started("imperador")
+    waiting = to_the_show_of_hands(game)
+    users = seat_users(game)
+    answering, silent = waiting.seats[0], waiting.seats[1]
+    game.refresh_from_db()
+    services.act(
+        users[answering], game.pk, game.version_for(answering), {"type": "hand", "choice": "down"}
+    )
+    game = Game.objects.get(pk=game.pk)
+    assert game.wait_window == "hands" and game.remind_at is not None
+    assert notify.send_due_reminders(game.remind_at + timedelta(seconds=1)) == 1
+    reminded = Notification.objects.filter(game_id=game.pk, kind=Notification.Kind.REMINDER)
+    assert [n.user_id for n in reminded] == [users[silent].pk], "what the admin must not show"
+
+    client = Client()
+    client.force_login(staff_without_the_event_log(make_user))
+    listed = client.get(
+        reverse("admin:accounts_notification_changelist"), {"kind__exact": "reminder"}
+    )
+    assert listed.status_code == 200
+    assert users[silent].username not in listed.content.decode(), "the silent seat, named"
+    opened = client.get(reverse("admin:accounts_notification_change", args=[reminded.get().pk]))
+    assert opened.status_code == 302, "the admin's 'no such notice': it is not shown"
