@@ -90,9 +90,14 @@ def deliver(note: Notification, now: datetime) -> str:
     if decision != "send":
         _settle(note, Email.DIGEST if decision == "digest" else Email.SKIPPED)
         return decision
+    # a wait's notice says when the wait is due (the email stands only while it is current)
+    deadline = notifications.wait_deadline(note.game_id) if note.wait_seq is not None else None
     try:
         mailing.send(
-            note.user, note.text, "notification", {"note": note, "url": mailing.absolute(note.url)}
+            note.user,
+            note.text,
+            "notification",
+            {"note": note, "url": mailing.absolute(note.url), "deadline": deadline},
         )
     except Exception as exc:
         refused = isinstance(exc, smtplib.SMTPRecipientsRefused)

@@ -3,16 +3,24 @@ carries (RFC 8058 one-click)."""
 
 from __future__ import annotations
 
+import zoneinfo
 from typing import Any
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
 from django.template.loader import render_to_string
 from django.urls import reverse
-from django.utils import translation
+from django.utils import timezone, translation
 
 from accounts import notifications
 from accounts.models import User
+
+
+def user_zone(user: User) -> zoneinfo.ZoneInfo:
+    try:
+        return zoneinfo.ZoneInfo(user.time_zone or "UTC")
+    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
+        return zoneinfo.ZoneInfo("UTC")
 
 
 def absolute(path: str) -> str:
@@ -29,7 +37,11 @@ def send(user: User, subject: str, template: str, context: dict[str, Any]) -> No
         "unsubscribe_url": unsubscribe,
         "site_name": settings.SITE_NAME,
     }
-    with translation.override(user.language or settings.LANGUAGE_CODE):
+    # the reader's language, and times on their clock (a deadline, a digest's "since")
+    with (
+        translation.override(user.language or settings.LANGUAGE_CODE),
+        timezone.override(user_zone(user)),
+    ):
         text = render_to_string(f"email/{template}.txt", context)
         html = render_to_string(f"email/{template}.html", context)
     message = EmailMultiAlternatives(

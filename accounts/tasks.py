@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import logging
-import zoneinfo
 from datetime import datetime, timedelta
 
 from celery import shared_task
@@ -21,11 +20,7 @@ DIGEST_HOUR = 7  # in each player's own time zone
 
 
 def local_time(user: User, now: datetime) -> datetime:
-    try:
-        zone = zoneinfo.ZoneInfo(user.time_zone or "UTC")
-    except (zoneinfo.ZoneInfoNotFoundError, ValueError):
-        zone = zoneinfo.ZoneInfo("UTC")
-    return now.astimezone(zone)
+    return now.astimezone(mailing.user_zone(user))
 
 
 @shared_task(acks_late=True, ignore_result=True, soft_time_limit=50, time_limit=60)

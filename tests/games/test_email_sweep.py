@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import smtplib
 import threading
+import zoneinfo
 from datetime import timedelta
 from pathlib import Path
 
@@ -19,7 +20,7 @@ from django.core.mail.backends.locmem import EmailBackend
 from django.db import connection, transaction
 from django.test import override_settings
 from django.urls import reverse
-from django.utils import timezone
+from django.utils import dateformat, timezone
 
 from accounts import email_queue, notifications
 from accounts.models import Notification
@@ -343,3 +344,17 @@ def test_a_real_worker_emails_the_owed_player_after_a_move(started, tmp_path: Pa
         assert started_notice.email == Notification.Email.SKIPPED
     finally:
         worker.stop()
+
+
+@pytest.mark.django_db
+def test_a_turns_email_says_when_it_is_due_on_the_players_clock(started):
+    game = turn_game(started)
+    owed = owed_user(game)
+    type(owed).objects.filter(pk=owed.pk).update(time_zone="Asia/Tehran", language="en")
+    send_due_emails(due())
+    (sent,) = [m for m in mail.outbox if m.to == [owed.email]]
+    game.refresh_from_db()
+    local = timezone.localtime(game.deadline_at, zoneinfo.ZoneInfo("Asia/Tehran"))
+    said = f"Due by {dateformat.format(local, settings.DATETIME_FORMAT)} (Asia/Tehran)."
+    assert said in sent.body
+    assert said in sent.alternatives[0][0], "the HTML part too"
