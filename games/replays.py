@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from games.catalog import registry as catalog
 from games.catalog.base import Mark
 from games.engines import registry
-from games.models import Event, Game
+from games.models import Event, Game, Seat
 
 
 def rebuild(game: Game) -> Any:
@@ -77,6 +77,7 @@ def reveal(game: Game, players: list[str]) -> Reveal:
     the seats' players' names; a move the bot made for a player's seat names it "(bot)"."""
     engine = registry.get(game.engine, game.rules_version)
     presentation = catalog.get(game.engine)
+    humans = {s.index for s in game.seats.all() if s.user_id is not None and s.index < len(players)}
     state = engine.setup(game.seats_count, game.options, game.seed)
     out = Reveal(
         [
@@ -94,7 +95,7 @@ def reveal(game: Game, players: list[str]) -> Reveal:
         before = state
         state, events = engine.apply(state, row.seat, row.action)
         told = [e.to_dict() for e in events]
-        names = _names_for(row, players)
+        names = _names_for(row, players, humans)
         out.steps.append(
             RevealStep(
                 index,
@@ -111,15 +112,12 @@ def reveal(game: Game, players: list[str]) -> Reveal:
     return out
 
 
-def _names_for(row: Event, players: list[str]) -> list[str]:
-    """The names for one step: its seat "(bot)" when the bot made the move (a bot's seat, a
-    player's turn that ran out, a seat handed over), its player's name when they did."""
-    if row.reason not in (Event.Reason.BOT, Event.Reason.TIMEOUT) or row.seat is None:
-        return players
-    if not 0 <= row.seat < len(players):
+def _names_for(row: Event, players: list[str], humans: set[int]) -> list[str]:
+    """The names for one step: a player's seat "(bot)" when the bot made the move (their turn
+    ran out, the seat was handed over), its player's name when they did; a bot's seat keeps
+    its own name."""
+    if row.reason not in (Event.Reason.BOT, Event.Reason.TIMEOUT) or row.seat not in humans:
         return players
     names = list(players)
-    bot = _("Bot %(n)d") % {"n": row.seat + 1}
-    if names[row.seat] != bot:  # a bot's own seat is named so already
-        names[row.seat] = _("%(name)s (bot)") % {"name": names[row.seat]}
+    names[row.seat] = Seat.label(row.seat, True, players[row.seat])
     return names
