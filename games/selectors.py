@@ -487,14 +487,14 @@ NUDGE_UNTIMED_TURN = timedelta(hours=3)  # a turn with no deadline: a third of t
 NUDGE_SOONEST = timedelta(seconds=20)
 
 
-def nudge_opens_at(game: Game) -> Any:
-    """When the player on turn may be nudged: a third of their time in (a nudge at a daily
-    turn's first minute, which emails them, is a nag, not a reminder)."""
+def nudge_too_early(game: Game) -> bool:
+    """Whether the player on turn is not to be nudged yet: before a third of their time (a
+    nudge at a daily turn's first minute, which emails them, is a nag, not a reminder)."""
     opened = game.wait_opened_at
     if opened is None:
-        return None
+        return False
     span = game.deadline_at - opened if game.deadline_at else NUDGE_UNTIMED_TURN
-    return opened + max(span / 3, NUDGE_SOONEST)
+    return timezone.now() < opened + max(span / 3, NUDGE_SOONEST)
 
 
 def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
@@ -504,8 +504,7 @@ def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
         return None
     if game.wait_kind != "turn" or game.wait_seat is None or game.wait_seat == viewer_seat:
         return None
-    opens = nudge_opens_at(game)
-    if opens is not None and timezone.now() < opens:
+    if nudge_too_early(game):
         return None
     seat = next((s for s in game.seats.all() if s.index == game.wait_seat), None)
     if seat is None or seat.is_bot or seat.user is None or seat.nudged_for_wait == game.wait_seq:

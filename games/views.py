@@ -297,9 +297,8 @@ def _rematch(request: HttpRequest, game_id: int) -> HttpResponse:
 
 def _confirmation(request: HttpRequest, game: Game, command: str) -> dict[str, str] | None:
     """The words of the page that asks before a command that cannot be undone, if it asks."""
-    mine = selectors.seat_of(game, request.user)
     # as the button: a seat the bot plays for good (left, a moderator's) is not to be left
-    leavable = mine is not None and (not mine.is_bot or mine.reclaimable)
+    leavable = selectors.playing_seat(game, request.user) is not None
     if command == "cancel" and game.status == Game.Status.LOBBY:
         asks = game.created_by_id == request.user.pk
         title, yes, no = _("Cancel the table?"), _("Yes, cancel the table"), _("Keep the table")

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.models import User
 from games.errors import GameError, NotActive, NotAllowed
-from games.models import RECLAIMABLE, Game, Invitation, Seat
+from games.models import Game, Invitation, Seat
 from games.services import notify
 from games.services.change import GameChange
 from games.services.moderation import (
@@ -75,7 +75,7 @@ def game_quit(user: User, game_id: int) -> None:
         seat = change.seat_of(user)
         if seat is not None and seat.bot_reason == "left":  # a second tab, a double click
             raise NotActive(_("You already left this game."), "left")
-        if seat is None or (seat.is_bot and seat.bot_reason not in RECLAIMABLE):
+        if seat is None or (seat.is_bot and not seat.reclaimable):
             raise NotAllowed(_("You are not playing at this table."))
         if change.game.status != Game.Status.ACTIVE:
             raise NotActive(_("This game is not in play."))

@@ -294,8 +294,7 @@ def nudge(user: User, game_id: int) -> str:
         raise GameError(
             _("%(name)s was already nudged this turn.") % {"name": seat.user.name}, "already_nudged"
         )
-    opens = selectors.nudge_opens_at(game)
-    if opens is not None and timezone.now() < opens:
+    if selectors.nudge_too_early(game):
         raise GameError(
             _("%(name)s's turn has only just begun: nudge them a little later.")
             % {"name": seat.user.name},
