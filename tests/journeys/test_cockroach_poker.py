@@ -184,10 +184,10 @@ def test_sign_up_befriend_play_cockroach_poker_royal_to_the_end_and_replay(stack
     # --- everyone's page shows the end in place, with the way to the reveal ------------------
     for seat, page in by_seat.items():
         wait_revision(page, game.revision_for(seat))
-        page.wait_for_selector(f'a[href="{table}replay/"]')
+        page.wait_for_selector(f'.reveal-link a[href="{table}replay/"]')
     shoot(ada, JOURNEY, "07-finished")
     settle(ben)
-    ben.locator(f'a[href="{table}replay/"]').click()
+    ben.locator(f'.reveal-link a[href="{table}replay/"]').click()
     ben.wait_for_url(f"**{table}replay/")
     step = ben.goto(f"{base}{table}replay/?step=1")  # the reveal steps from the deal on
     assert step is not None and step.ok
