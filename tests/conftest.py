@@ -4,11 +4,33 @@ from __future__ import annotations
 
 import pytest
 from allauth.account.models import EmailAddress
+from django.conf import settings
 from django.core.cache import cache
+from django.core.cache.backends.redis import RedisCacheClient
 from django.test import Client
 from django.utils import translation
 
 from games import live_read
+
+
+@pytest.fixture(autouse=True, scope="session")
+def _clears_only_own_redis_database():
+    """A test may empty only its own worker's Redis database (config/settings/test.py): a
+    cache on another one is another xdist worker's, and its clear() took the channel groups
+    of that worker's live sockets, whose pages then missed moves (found at stop 32: a test's
+    cache in database 14)."""
+    own = settings.REDIS_URL
+    clear = RedisCacheClient.clear
+
+    def guarded(client: RedisCacheClient) -> bool:
+        others = [server for server in client._servers if server != own]
+        if own and others:
+            raise RuntimeError(f"a test cleared {others}, not its worker's {own}")
+        return clear(client)
+
+    RedisCacheClient.clear = guarded
+    yield
+    RedisCacheClient.clear = clear
 
 
 @pytest.fixture(autouse=True)
