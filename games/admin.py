@@ -267,6 +267,7 @@ class GameAdmin(ReadOnlyModelAdmin):
                     "window_seconds",
                     "join_policy",
                     "allow_spectators",
+                    "start_when_full",
                     "spectator_chat",
                     "options",
                 )

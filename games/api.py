@@ -148,6 +148,7 @@ class CreateIn(Schema):
     join_policy: str = Game.JoinPolicy.INVITED
     allow_spectators: bool = True
     spectator_chat: str = Game.SpectatorChat.READ
+    start_when_full: bool = False  # not at Live pace, which waits for everyone to be ready
     options: dict[str, Any] = {}
 
 
@@ -237,6 +238,7 @@ def create_game(request: HttpRequest, body: CreateIn) -> Any:
         join_policy=body.join_policy,
         allow_spectators=body.allow_spectators,
         spectator_chat=body.spectator_chat,
+        start_when_full=body.start_when_full,
         options=body.options,
     )
     return Status(201, {"id": game.pk})

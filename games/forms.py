@@ -29,6 +29,12 @@ class NewGameForm(forms.Form):
     allow_spectators = forms.BooleanField(
         label=_("Friends of players may watch"), required=False, initial=True
     )
+    start_when_full = forms.BooleanField(
+        label=_("Start as soon as every seat is taken"),
+        required=False,
+        initial=True,
+        help_text=_("Not at Live pace: a Live table starts when everyone is ready."),
+    )
     spectator_chat = forms.ChoiceField(
         label=_("Spectators' talk"),
         choices=Game.SpectatorChat.choices,

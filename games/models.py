@@ -63,6 +63,9 @@ class Game(models.Model):
         max_length=10, choices=JoinPolicy.choices, default=JoinPolicy.INVITED
     )
     allow_spectators = models.BooleanField(default=True)
+    # The table starts by itself when its last seat is taken (not at Live pace, which waits for
+    # everyone to say they are ready): a daily table's creator need not come back to start it.
+    start_when_full = models.BooleanField(default=False)
     # Table talk for spectators: they read the players' talk, or talk in a channel of their own.
     spectator_chat = models.CharField(
         max_length=10, choices=SpectatorChat.choices, default=SpectatorChat.READ

@@ -108,6 +108,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
                 join_policy=data["join_policy"],
                 allow_spectators=data["allow_spectators"],
                 spectator_chat=data["spectator_chat"] or Game.SpectatorChat.READ,
+                start_when_full=data["start_when_full"],
                 options={registry.get(data["game"]).start_option: 0}
                 if data["starts"] == "me"
                 else {},
@@ -387,10 +388,12 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
         raise Http404()
     call, message = done[command]
     try:
-        call()
+        result = call()
     except GameError as exc:
         messages.error(request, exc.message)
     else:
+        if command == "join" and result.game.status == Game.Status.ACTIVE:
+            message = _("You took the last seat: the game has started.")
         messages.success(request, message)
         if command == "leave":
             return redirect("games:my_games")

@@ -243,14 +243,21 @@ def invitations_settled(game: Game, user_ids: list[int], started: bool = False) 
         ).update(read_at=timezone.now())
 
 
-def table_answered(game: Game, player: User, joined: bool, full: bool = False) -> None:
+def table_answered(
+    game: Game, player: User, joined: bool, full: bool = False, started: bool = False
+) -> None:
     """The table's creator hears who took a seat or declined: the table waits on them to
-    start it, or to invite somebody else, and nothing told them before."""
+    start it, or to invite somebody else, and nothing told them before. ``started``: the
+    last seat started a table that starts when full."""
     host = game.created_by
     if host is None or host.pk == player.pk or not host.is_active:
         return
     if not joined:
         text = gettext_lazy("%(name)s declined your invitation to %(game)s #%(id)s.")
+    elif started:
+        text = gettext_lazy(
+            "%(name)s took the last seat at your table of %(game)s #%(id)s: the game has started."
+        )
     elif full:
         text = gettext_lazy(
             "%(name)s took the last seat at your table of %(game)s #%(id)s: start the game "

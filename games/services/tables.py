@@ -127,6 +127,7 @@ def game_create(
     join_policy: str = Game.JoinPolicy.INVITED,
     allow_spectators: bool = True,
     spectator_chat: str = Game.SpectatorChat.READ,
+    start_when_full: bool = False,
     options: dict[str, Any] | None = None,
     mates: frozenset[int] = frozenset(),
 ) -> Game:
@@ -168,6 +169,7 @@ def game_create(
         join_policy=join_policy,
         allow_spectators=allow_spectators,
         spectator_chat=spectator_chat,
+        start_when_full=start_when_full and pace != Pace.LIVE,
         seed=0,
         created_by=creator,
     )
@@ -253,6 +255,7 @@ def may_join(game: Game, user: User) -> bool:
 
 
 def game_join(user: User, game_id: int) -> Seat:
+    """A seat for ``user``; the last one starts a table that starts when full."""
     with GameChange(game_id) as change:
         game = _lobby(change)
         # seated first: a double click is told so, not that it needs an invitation
@@ -263,7 +266,13 @@ def game_join(user: User, game_id: int) -> Seat:
             status=Invitation.Status.ACCEPTED, answered_at=timezone.now()
         )
         notify.invitations_settled(game, [user.pk])
-        notify.table_answered(game, user, joined=True, full=_free_index(game) is None)
+        full = _free_index(game) is None
+        if full and game.start_when_full and game.pace != Pace.LIVE:
+            change.seats = sorted([*change.seats, seat], key=lambda s: s.index)
+            _begin_play(change)
+        notify.table_answered(
+            game, user, joined=True, full=full, started=game.status == Game.Status.ACTIVE
+        )
         change.touch()
     return seat
 
@@ -327,21 +336,28 @@ def game_start(user: User, game_id: int, fill_with_bots: bool = True, anyway: bo
         for seat in absent:
             seat.is_bot, seat.bot_reason = True, "absent"
             seat.save(update_fields=["is_bot", "bot_reason"])
-        while (index := _free_index(game)) is not None:
-            change.seats.append(
-                Seat.objects.create(game=game, index=index, is_bot=True, bot_reason="filled")
-            )
-        pending = game.invitations.filter(status=Invitation.Status.PENDING)
-        notify.invitations_settled(
-            game, list(pending.values_list("to_user_id", flat=True)), started=True
-        )
-        pending.update(status=Invitation.Status.CANCELLED, answered_at=timezone.now())
-        game.seed = secrets.randbits(62)
-        game.status = Game.Status.ACTIVE
-        game.started_at = change.now
-        change.begin(change.engine.setup(game.seats_count, game.options, game.seed))
-        change.settle_bots()
+        _begin_play(change)
     return game
+
+
+def _begin_play(change: GameChange) -> None:
+    """The table starts (its creator's Start, or its last seat taken): empty seats go to
+    bots, the invitations still open end, the deck is dealt."""
+    game = change.game
+    while (index := _free_index(game)) is not None:
+        change.seats.append(
+            Seat.objects.create(game=game, index=index, is_bot=True, bot_reason="filled")
+        )
+    pending = game.invitations.filter(status=Invitation.Status.PENDING)
+    notify.invitations_settled(
+        game, list(pending.values_list("to_user_id", flat=True)), started=True
+    )
+    pending.update(status=Invitation.Status.CANCELLED, answered_at=timezone.now())
+    game.seed = secrets.randbits(62)
+    game.status = Game.Status.ACTIVE
+    game.started_at = change.now
+    change.begin(change.engine.setup(game.seats_count, game.options, game.seed))
+    change.settle_bots()
 
 
 def game_cancel(user: User, game_id: int) -> None:
@@ -412,6 +428,7 @@ def game_rematch(user: User, game_id: int) -> tuple[Game, bool]:
                 join_policy=old.join_policy,
                 allow_spectators=old.allow_spectators,
                 spectator_chat=old.spectator_chat,
+                start_when_full=old.start_when_full,
                 options={
                     k: v
                     for k, v in old.options.items()

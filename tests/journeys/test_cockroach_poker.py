@@ -19,7 +19,7 @@ from games.engines import registry
 from games.engines.cockroach_poker import cards as C
 from games.engines.cockroach_poker import rules as R
 from games.models import Event, Game, Seat
-from tests.journeys.drive import AnyOf, move, press, settle, shoot, sign_up, wait_revision
+from tests.journeys.drive import AnyOf, move, settle, shoot, sign_up, wait_revision
 
 JOURNEY = "cockroach-poker-royal"
 NAMES = ("ada", "ben", "cy")
@@ -134,18 +134,24 @@ def test_sign_up_befriend_play_cockroach_poker_royal_to_the_end_and_replay(stack
     form.locator('input[name="seats"]').fill("3")
     for friend in ("ben", "cy"):
         form.locator(f'input[name="invite"][value="{friend}"]').check()
+    assert form.locator('input[name="start_when_full"]').is_checked()  # the default
     shoot(ada, JOURNEY, "03-new-table")
     form.locator('button[type="submit"]').click()
     ada.wait_for_url(re.compile(r"/games/\d+/$"))
     game_id = int(re.search(r"/games/(\d+)/$", ada.url).group(1))
     table = f"/games/{game_id}/"
+    # "Start as soon as every seat is taken" is on by default: the last seat starts the game
+    assert ada.locator(".lobby").inner_text().count("as soon as every seat is taken") == 1
     for name in ("ben", "cy"):  # the invitation on My games: accept takes the seat
         page = pages[name]
         page.goto(f"{base}/games/")
         page.locator(f'form[action="{table}join/"] button[type="submit"]').click()
         page.wait_for_url(f"**{table}")
         page.wait_for_selector("#live-root")
-    press(ada, f'form[action="{table}start/"]')
+    assert "the game has started" in pages["cy"].locator(".messages").inner_text()
+    # ada, who created the table, is not asked to start it: her open page turns to the game
+    ada.wait_for_selector(".lobby", state="detached", timeout=10_000)
+    assert ada.locator(f'form[action="{table}start/"]').count() == 0
 
     # --- the game, every move in its player's page ------------------------------------------
     game = Game.objects.get(pk=game_id)

@@ -1,0 +1,144 @@
+"""A table that starts when full: the last seat taken starts the game (a daily table's creator
+need not come back to press Start), its creator hears so, and Live tables, which wait for
+everyone to be ready, never start by themselves."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from accounts.models import Notification
+from games import services
+from games.models import Game, Invitation, Pace
+
+pytestmark = pytest.mark.django_db
+
+
+def _table(creator, **options) -> Game:
+    return services.game_create(
+        creator, engine="mogel-motte", seats=3, invite=["bob", "carol"], **options
+    )
+
+
+def test_the_last_seat_starts_the_game_and_its_creator_hears_so(trio):
+    alice, bob, carol = trio
+    game = _table(alice, start_when_full=True)
+    services.game_join(bob, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.LOBBY  # one seat is still free
+
+    services.game_join(carol, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert game.started_at is not None and game.seed != 0
+    seats = list(game.seats.order_by("index"))
+    assert [s.user_id for s in seats] == [alice.pk, bob.pk, carol.pk]
+    assert not any(s.is_bot for s in seats)
+    assert game.state is not None and game.wait_kind == "turn"
+    assert set(game.invitations.values_list("status", flat=True)) == {Invitation.Status.ACCEPTED}
+    # the notice of the last seat says the game began, and stays unread (the earlier ones,
+    # of a table that waited on her, are done with)
+    unread = Notification.objects.filter(
+        user=alice, kind=Notification.Kind.TABLE, read_at__isnull=True
+    )
+    assert [n.text for n in unread] == [
+        f"{carol.name} took the last seat at your table of Mogel Motte #{game.pk}: "
+        "the game has started."
+    ]
+
+
+def test_without_the_option_a_full_table_waits_for_its_creator(trio):
+    alice, bob, carol = trio
+    game = _table(alice)
+    services.game_join(bob, game.pk)
+    services.game_join(carol, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.LOBBY
+    services.game_start(alice, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_a_live_table_never_starts_by_itself(trio):
+    alice, bob, carol = trio
+    game = _table(alice, pace=Pace.LIVE, start_when_full=True)
+    assert game.start_when_full is False  # Live tables start when everyone is ready
+    services.game_join(bob, game.pk)
+    services.game_join(carol, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.LOBBY
+
+
+def test_the_form_offers_it_by_default_and_the_joiner_is_told(trio):
+    alice, bob, carol = trio
+    page = Client()
+    page.force_login(alice)
+    form = page.get("/games/new/").content.decode()
+    box = re.search(r'<input type="checkbox" name="start_when_full"[^>]*>', form)
+    assert box is not None and " checked" in box.group(0)
+    made = page.post(
+        "/games/new/",
+        {
+            "game": "mogel-motte",
+            "seats": 3,
+            "pace": Pace.DAILY,
+            "join_policy": Game.JoinPolicy.INVITED,
+            "bots": 0,
+            "invite": ["bob", "carol"],
+            "start_when_full": "on",
+        },
+    )
+    game = Game.objects.get(created_by=alice)
+    assert made.status_code == 302 and made["Location"] == f"/games/{game.pk}/"
+    assert game.start_when_full is True
+    lobby = page.get(f"/games/{game.pk}/").content.decode()
+    assert "The game starts as soon as every seat is taken." in lobby
+
+    services.game_join(bob, game.pk)
+    joiner = Client()
+    joiner.force_login(carol)
+    answer = joiner.post(f"/games/{game.pk}/join/", follow=True)
+    assert "You took the last seat: the game has started." in answer.content.decode()
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+
+
+def test_a_rematch_keeps_the_choice(trio):
+    from tests.games.helpers import play_to_the_end
+
+    alice, bob, carol = trio
+    game = _table(alice, start_when_full=True)
+    services.game_join(bob, game.pk)
+    services.game_join(carol, game.pk)
+    play_to_the_end(Game.objects.get(pk=game.pk))
+    again, _made = services.game_rematch(alice, game.pk)
+    assert again.start_when_full is True
+    services.game_join(bob, again.pk)
+    services.game_join(carol, again.pk)
+    again.refresh_from_db()
+    assert again.status == Game.Status.ACTIVE
+
+
+def test_the_api_takes_it(trio):
+    alice, bob, carol = trio
+    from accounts.services import api_token_create
+
+    _row, token = api_token_create(alice, "test")
+    api = Client(headers={"Authorization": f"Bearer {token}"})
+    made = api.post(
+        "/api/games",
+        {"game": "mogel-motte", "seats": 3, "invite": ["bob", "carol"], "start_when_full": True},
+        content_type="application/json",
+    )
+    assert made.status_code == 201, made.content
+    game = Game.objects.get(pk=made.json()["id"])
+    assert game.start_when_full is True
+    services.game_join(bob, game.pk)
+    _row, carols = api_token_create(carol, "test")
+    joined = Client(headers={"Authorization": f"Bearer {carols}"}).post(
+        f"/api/games/{game.pk}/join"
+    )
+    assert joined.status_code == 200, joined.content
+    assert joined.json()["status"] == "active"
