@@ -141,7 +141,9 @@ def _pace_log(game: Game, players: list[str]) -> list[dict[str, Any]]:
         PaceSwitch.Kind.FALLBACK: _("Someone left the table: back to the table's own pace."),
     }
     entries = []
-    for row in game.pace_switches.all():
+    # newest first, as the history reads: switches made in one second (a proposal, its
+    # acceptances, the switch) keep that order when merged with the moves by time
+    for row in reversed(list(game.pace_switches.all())):
         name = players[row.seat] if row.seat is not None and row.seat < len(players) else ""
         text = texts[row.kind] % {"name": name}
         entries.append(

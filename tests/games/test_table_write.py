@@ -31,6 +31,7 @@ FIXED = {
     "window_seconds",
     "join_policy",
     "allow_spectators",
+    "start_when_full",
     "spectator_chat",
     "learning",
     "rematch_of",
