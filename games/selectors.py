@@ -314,6 +314,7 @@ LIST_FIELDS = (
     "pace",
     "move_seconds",
     "seats_count",
+    "start_when_full",
 )
 
 

@@ -270,9 +270,12 @@ def game_join(user: User, game_id: int) -> Seat:
         if full and game.start_when_full and game.pace != Pace.LIVE:
             change.seats = sorted([*change.seats, seat], key=lambda s: s.index)
             _begin_play(change)
-        notify.table_answered(
-            game, user, joined=True, full=full, started=game.status == Game.Status.ACTIVE
-        )
+            waited = change.waiting.seats if change.waiting else ()
+            # a creator whose turn opens the game hears it from that turn's notice alone
+            if not any(s.user_id == game.created_by_id and s.index in waited for s in change.seats):
+                notify.table_answered(game, user, joined=True, started=True)
+        else:
+            notify.table_answered(game, user, joined=True, full=full)
         change.touch()
     return seat
 

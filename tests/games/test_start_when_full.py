@@ -11,6 +11,7 @@ from django.test import Client
 
 from accounts.models import Notification
 from games import services
+from games.engines import registry
 from games.models import Game, Invitation, Pace
 
 pytestmark = pytest.mark.django_db
@@ -22,9 +23,13 @@ def _table(creator, **options) -> Game:
     )
 
 
+def _first(seat: int) -> dict[str, int]:
+    return {registry.get("mogel-motte").start_option: seat}
+
+
 def test_the_last_seat_starts_the_game_and_its_creator_hears_so(trio):
     alice, bob, carol = trio
-    game = _table(alice, start_when_full=True)
+    game = _table(alice, start_when_full=True, options=_first(1))  # bob plays first
     services.game_join(bob, game.pk)
     game.refresh_from_db()
     assert game.status == Game.Status.LOBBY  # one seat is still free
@@ -47,6 +52,17 @@ def test_the_last_seat_starts_the_game_and_its_creator_hears_so(trio):
         f"{carol.name} took the last seat at your table of Mogel Motte #{game.pk}: "
         "the game has started."
     ]
+
+
+def test_a_creator_whose_turn_opens_the_game_gets_only_that_turns_notice(trio):
+    alice, bob, carol = trio
+    game = _table(alice, start_when_full=True, options=_first(0))
+    services.game_join(bob, game.pk)
+    services.game_join(carol, game.pk)
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.wait_seat == 0
+    unread = Notification.objects.filter(user=alice, read_at__isnull=True)
+    assert [n.kind for n in unread] == [Notification.Kind.YOUR_TURN]
 
 
 def test_without_the_option_a_full_table_waits_for_its_creator(trio):
@@ -142,3 +158,32 @@ def test_the_api_takes_it(trio):
     )
     assert joined.status_code == 200, joined.content
     assert joined.json()["status"] == "active"
+
+
+def test_the_lists_say_which_tables_start_when_full(trio, make_user):
+    alice, bob, _carol = trio
+    stranger = make_user("dana")
+    soon = services.game_create(
+        alice,
+        engine="mogel-motte",
+        seats=3,
+        join_policy=Game.JoinPolicy.ANYONE,
+        start_when_full=True,
+    )
+    later = services.game_create(
+        alice, engine="imperador", seats=3, join_policy=Game.JoinPolicy.ANYONE
+    )
+    page = Client()
+    page.force_login(stranger)
+    listed = page.get("/games/open/").content.decode()
+    rows = {game.pk: re.search(rf"#{game.pk}</a>.*?</li>", listed, re.S) for game in (soon, later)}
+    assert rows[soon.pk] and "starts when full" in rows[soon.pk].group(0)
+    assert rows[later.pk] and "starts when full" not in rows[later.pk].group(0)
+
+    services.game_join(stranger, soon.pk)
+    mine = page.get("/games/").content.decode()
+    row = re.search(rf"#{soon.pk}</a>.*?</li>", mine, re.S)
+    assert row and "starts when full" in row.group(0)
+
+    services.game_join(bob, soon.pk)  # the last seat: the table plays
+    assert Game.objects.get(pk=soon.pk).status == Game.Status.ACTIVE
