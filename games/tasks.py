@@ -41,3 +41,10 @@ def send_reminders() -> int:
 def check_live_pace() -> int:
     """Beat: a table at the Live pace whose players left falls back to its own pace."""
     return services.live_check_all()
+
+
+@shared_task(acks_late=True, ignore_result=True, soft_time_limit=55, time_limit=60)
+def expire_unstarted_tables() -> int:
+    """Beat, hourly: tables nobody started in UNSTARTED_TABLE_DAYS are cancelled (twice is
+    harmless: a table is cancelled once)."""
+    return services.expire_unstarted_tables()

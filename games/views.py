@@ -29,6 +29,7 @@ from games.errors import GameError, NotActive, NotAllowed, StaleVersion
 from games.forms import NewGameForm
 from games.models import Game, PaceSwitch
 from games.services import chat, notify, pace, vacation
+from games.services.lobby_expiry import expires_at
 
 
 def _visible_game(request: HttpRequest, game_id: int) -> Game:
@@ -208,6 +209,8 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         "table_full": game.status == Game.Status.LOBBY
         and len(game.seats.all()) >= game.seats_count,
         "is_creator": game.created_by_id == request.user.pk,
+        # a table nobody starts is cancelled (games/services/lobby_expiry.py): it says when
+        "lobby_expires": expires_at(game) if game.status == Game.Status.LOBBY else None,
         "key": uuid.uuid4().hex,
         # only a table gathering players can have an open invitation
         "invitation": game.invitations.filter(to_user=request.user, status="pending").first()

@@ -217,6 +217,11 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(minutes=1),
         "options": {"expires": 120},
     },
+    "expire-unstarted-tables": {
+        "task": "games.tasks.expire_unstarted_tables",
+        "schedule": crontab(minute=15),
+        "options": {"expires": 3600},
+    },
     "prune-notifications": {
         "task": "accounts.tasks.prune_notifications",
         "schedule": crontab(minute=30, hour=3),

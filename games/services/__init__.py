@@ -4,6 +4,7 @@ Every change of a game goes through ``games.services.change.GameChange``.
 """
 
 from games.services.departure import game_quit, seats_to_bot_for_banned
+from games.services.lobby_expiry import expire_unstarted_tables
 from games.services.moderation import (
     force_deadline,
     game_abort,
@@ -43,6 +44,7 @@ __all__ = [
     "apply_bot_moment",
     "apply_deadline",
     "apply_if_expired",
+    "expire_unstarted_tables",
     "force_deadline",
     "game_abort",
     "game_cancel",

@@ -17,7 +17,7 @@ from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone, translation
 from django.utils.functional import lazy
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext_lazy
+from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
 
 from accounts.models import Notification, User
 from accounts.notifications import (
@@ -224,6 +224,34 @@ def table_cancelled(game: Game, host: User, players: list[User]) -> None:
         )
         for user in players
     ]
+    notify_all(notices, supersede=(game.pk, (Notification.Kind.INVITATION,)))
+
+
+def table_expired(game: Game, players: list[User], days: int) -> None:
+    """Nobody started the table within ``days``: it was cancelled, and whoever sat down or
+    was still invited hears why (its creator in words of their own)."""
+    name = game_title(game.engine)
+    notices = []
+    for user in players:
+        with translation.override(written_in(user)):
+            if user.pk == game.created_by_id:
+                text = ngettext(
+                    "Nobody started your table of %(game)s #%(id)s within %(days)d day: it was "
+                    "cancelled.",
+                    "Nobody started your table of %(game)s #%(id)s within %(days)d days: it was "
+                    "cancelled.",
+                    days,
+                )
+            else:
+                text = ngettext(
+                    "The table of %(game)s #%(id)s did not start within %(days)d day: it was "
+                    "cancelled.",
+                    "The table of %(game)s #%(id)s did not start within %(days)d days: it was "
+                    "cancelled.",
+                    days,
+                )
+            said = text % {"game": name, "id": game.pk, "days": days}
+        notices.append(Notice(user, Notification.Kind.GAME_FINISHED, said, _table(game), game.pk))
     notify_all(notices, supersede=(game.pk, (Notification.Kind.INVITATION,)))
 
 

@@ -368,15 +368,35 @@ def game_cancel(user: User, game_id: int) -> None:
         game = _lobby(change)
         if game.created_by_id != user.pk:
             raise NotAllowed(_("Only the table's creator can cancel it."))
-        pending = game.invitations.filter(status=Invitation.Status.PENDING)
-        # told: who sat down, and who is still invited
-        told = [s.user for s in change.seats if s.user is not None and s.user_id != user.pk]
-        told += selectors.still_invited(game)
-        pending.update(status=Invitation.Status.CANCELLED)
-        game.status = Game.Status.ABORTED
-        game.finished_at = change.now
-        change.touch()
-        notify.table_cancelled(game, user, told)
+        told = _close_lobby(change)
+        notify.table_cancelled(game, user, [u for u in told if u.pk != user.pk])
+
+
+def _close_lobby(change: GameChange) -> list[User]:
+    """The table ends before its start; returns who sat down or was still invited (to be
+    told)."""
+    game = change.game
+    told = [s.user for s in change.seats if s.user is not None]
+    told += selectors.still_invited(game)
+    game.invitations.filter(status=Invitation.Status.PENDING).update(
+        status=Invitation.Status.CANCELLED
+    )
+    game.status = Game.Status.ABORTED
+    game.finished_at = change.now
+    change.touch()
+    return told
+
+
+def table_expire(game_id: int, created_before: Any, days: int) -> bool:
+    """Cancels a table nobody started, if it is still in the lobby and was made before
+    ``created_before`` (``days`` ago); everyone at it or invited to it hears why. False:
+    nothing to do (it started, or was cancelled, meanwhile)."""
+    with GameChange(game_id) as change:
+        game = change.game
+        if game.status != Game.Status.LOBBY or game.created_at >= created_before:
+            return False
+        notify.table_expired(game, _close_lobby(change), days)
+    return True
 
 
 def game_learn(user: User, engine: str) -> Game:

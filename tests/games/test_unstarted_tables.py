@@ -1,0 +1,102 @@
+"""A table nobody starts does not wait for ever: UNSTARTED_TABLE_DAYS after it was made it is
+cancelled by the hourly sweep, everyone at it or invited hears why, it leaves the lists, and
+its lobby said when beforehand."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.utils import timezone
+from django.utils.formats import date_format
+
+from accounts.models import Notification
+from config.celery_app import app
+from games import services, tasks
+from games.models import Game, Invitation
+from games.services.lobby_expiry import UNSTARTED_TABLE_DAYS, expires_at
+
+pytestmark = pytest.mark.django_db
+
+DAYS = timedelta(days=UNSTARTED_TABLE_DAYS)
+
+
+def _notices(user) -> list[str]:
+    rows = Notification.objects.filter(user=user, kind=Notification.Kind.GAME_FINISHED)
+    return [n.text for n in rows.order_by("pk")]
+
+
+def test_a_table_nobody_starts_is_cancelled_and_everyone_hears_why(trio, make_user):
+    alice, bob, carol = trio
+    game = services.game_create(
+        alice,
+        engine="imperador",
+        seats=4,
+        invite=["bob", "carol"],
+        join_policy=Game.JoinPolicy.FRIENDS,
+    )
+    services.game_join(bob, game.pk)  # carol's invitation stays open
+    game.refresh_from_db()
+
+    assert services.expire_unstarted_tables(game.created_at + DAYS - timedelta(minutes=1)) == 0
+    assert Game.objects.get(pk=game.pk).status == Game.Status.LOBBY
+
+    assert services.expire_unstarted_tables(game.created_at + DAYS + timedelta(minutes=1)) == 1
+    game.refresh_from_db()
+    assert game.status == Game.Status.ABORTED and game.finished_at is not None
+    assert set(game.invitations.values_list("to_user__username", "status")) == {
+        ("bob", Invitation.Status.ACCEPTED),
+        ("carol", Invitation.Status.CANCELLED),
+    }
+    days = UNSTARTED_TABLE_DAYS
+    assert _notices(alice) == [
+        f"Nobody started your table of Imperador #{game.pk} within {days} days: it was cancelled."
+    ]
+    said = f"The table of Imperador #{game.pk} did not start within {days} days: it was cancelled."
+    assert _notices(bob) == [said] and _notices(carol) == [said]
+    # carol's invitation is done with: nothing is left to accept
+    assert not Notification.objects.filter(
+        user=carol, kind=Notification.Kind.INVITATION, read_at__isnull=True
+    ).exists()
+    # a second sweep finds nothing more
+    assert services.expire_unstarted_tables(game.created_at + DAYS + timedelta(hours=2)) == 0
+
+
+def test_a_started_table_is_left_alone(trio):
+    alice, _bob, _carol = trio
+    started = services.game_create(alice, engine="mogel-motte", seats=3, bots=2)
+    services.game_start(alice, started.pk)
+    assert services.expire_unstarted_tables(started.created_at + 2 * DAYS) == 0
+    assert Game.objects.get(pk=started.pk).status == Game.Status.ACTIVE
+
+
+def test_the_lobby_says_when_and_the_open_list_forgets_it(trio, make_user):
+    alice, _bob, _carol = trio
+    dana = make_user("dana")
+    game = services.game_create(
+        alice, engine="mogel-motte", seats=3, join_policy=Game.JoinPolicy.ANYONE
+    )
+    page = Client()
+    page.force_login(dana)
+    lobby = page.get(f"/games/{game.pk}/").content.decode()
+    when = timezone.localtime(expires_at(game)).date()
+    assert "If nobody starts it, this table is cancelled on" in lobby
+    assert f"is cancelled on {date_format(when)}." in lobby
+    assert f'href="/games/{game.pk}/"' in page.get("/games/open/").content.decode()
+
+    services.expire_unstarted_tables(game.created_at + DAYS + timedelta(minutes=1))
+    assert f'href="/games/{game.pk}/"' not in page.get("/games/open/").content.decode()
+    assert "If nobody starts it" not in page.get(f"/games/{game.pk}/").content.decode()
+
+
+def test_the_hourly_task_is_scheduled_and_runs_the_sweep(trio, monkeypatch):
+    alice, _bob, _carol = trio
+    entry = settings.CELERY_BEAT_SCHEDULE["expire-unstarted-tables"]
+    assert entry["task"] == "games.tasks.expire_unstarted_tables"
+    assert app.amqp.router.route({}, entry["task"])["queue"].name == "deadlines"
+    game = services.game_create(alice, engine="mogel-motte", seats=3, invite=["bob"])
+    monkeypatch.setattr(timezone, "now", lambda: game.created_at + DAYS + timedelta(minutes=5))
+    assert tasks.expire_unstarted_tables.apply().get() == 1
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ABORTED
