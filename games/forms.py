@@ -33,7 +33,7 @@ class NewGameForm(forms.Form):
         label=_("Start as soon as every seat is taken"),
         required=False,
         initial=True,
-        help_text=_("Not at Live pace: a Live table starts when everyone is ready."),
+        help_text=_("Does not apply at Live pace: a Live table starts when everyone is ready."),
     )
     spectator_chat = forms.ChoiceField(
         label=_("Spectators' talk"),

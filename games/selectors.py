@@ -255,11 +255,17 @@ def _numbered_rows(
 
 
 def events_for(
-    game: Game, user: Any, after: int = 0, last: int | None = None
+    game: Game, user: Any, after: int = 0, last: int | None = None, at: bool = False
 ) -> list[dict[str, Any]]:
     """The log as the caller's seat may see it; everything once the game is over.
-    ``last``: only the newest rows (the table page)."""
-    return _entries(game, user, _numbered_rows(game, user, after, last=last), secrets=True)
+    ``last``: only the newest rows (the table page). ``at``: each entry also holds its exact
+    time, for the page to place the table's other entries among the moves (never sent)."""
+    numbered = _numbered_rows(game, user, after, last=last)
+    entries = _entries(game, user, numbered, secrets=True)
+    if at:
+        for entry, (_number, row) in zip(entries, numbered, strict=True):
+            entry["at"] = row.created_at
+    return entries
 
 
 def _entries(

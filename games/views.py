@@ -125,9 +125,12 @@ def new_game(request: HttpRequest) -> HttpResponse:
         else:
             if key:
                 create_once.made(request.user.pk, key, asked, game.pk)
-            messages.success(
-                request, _("Table created. Invite friends or start when you are ready.")
-            )
+            if game.status == Game.Status.ACTIVE:  # every seat was taken by bots: it began
+                messages.success(request, _("The game has started."))
+            else:
+                messages.success(
+                    request, _("Table created. Invite friends or start when you are ready.")
+                )
             return redirect("games:table", game_id=game.pk)
     return render(request, "games/new.html", {"form": form})
 
@@ -151,6 +154,7 @@ def _pace_log(game: Game, players: list[str]) -> list[dict[str, Any]]:
             {
                 "seq": None,
                 "created": row.created_at.replace(microsecond=0),
+                "at": row.created_at,
                 "lines": [{"text": text, "secret": False, "minor": False}],
             }
         )
@@ -190,7 +194,8 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         else ""
     )
     now = timezone.now()
-    log = selectors.events_for(game, request.user, last=HISTORY_SHOWN + 1)  # one more: cut?
+    # one more: cut? The exact times place the Live-pace switches among the moves.
+    log = selectors.events_for(game, request.user, last=HISTORY_SHOWN + 1, at=True)
     return {
         "game": game,
         "game_slug": game.engine,

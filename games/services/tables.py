@@ -179,6 +179,9 @@ def game_create(
     invited = [i.to_user_id for i in _invite(creator, game, invite, mates=mates)]
     # Not a GameChange (the row is new): the invitees' lists learn of it here, after commit.
     transaction.on_commit(lambda: broadcast.notify_users_changed([creator.pk, *invited]))
+    if game.start_when_full and bots == seats - 1:
+        # every seat taken from the start (the creator and bots): nobody is left to join
+        return game_start(creator, game.pk)
     return game
 
 
@@ -257,9 +260,12 @@ def may_join(game: Game, user: User) -> bool:
 def game_join(user: User, game_id: int) -> Seat:
     """A seat for ``user``; the last one starts a table that starts when full."""
     with GameChange(game_id) as change:
+        # seated first: a double click is told so, not that it needs an invitation, nor (its
+        # first click took the last seat and started the game) that the table has started
+        if change.seat_of(user) is not None:
+            raise GameError(_("You already have a seat at this table."), "already_seated")
         game = _lobby(change)
-        # seated first: a double click is told so, not that it needs an invitation
-        if not game.seats.filter(user=user).exists() and not may_join(game, user):
+        if not may_join(game, user):
             raise NotAllowed(_("You need an invitation to join this table."))
         seat = _seat(game, user)
         game.invitations.filter(to_user=user).update(

@@ -528,11 +528,16 @@ def history_entries(
             {
                 "seq": entry.get("seq"),
                 "created": parse_datetime(created) if isinstance(created, str) else None,
+                "at": entry.get("at"),
                 "lines": lines,
             }
         )
         if len(entries) >= limit:
             break
     if extra:
-        entries = sorted([*entries, *extra], key=lambda e: e["created"], reverse=True)[:limit]
+        # by the exact time where the page has it (shown to the second only, where a move and
+        # a switch in one second tied and the moves always read above)
+        entries = sorted(
+            [*entries, *extra], key=lambda e: e.get("at") or e["created"], reverse=True
+        )[:limit]
     return entries

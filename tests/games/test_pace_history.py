@@ -4,12 +4,16 @@ happened (the acceptance read above the switch it brought about)."""
 
 from __future__ import annotations
 
+import random
+import re
+from datetime import timedelta
+
 import pytest
 from django.test import Client
 from django.utils import timezone
 
 from games import services
-from tests.games.helpers import seat_users
+from tests.games.helpers import next_human_move, seat_users
 
 pytestmark = pytest.mark.django_db
 
@@ -41,3 +45,28 @@ def test_switches_in_one_second_read_newest_first(started, monkeypatch):
     at = [html.find(text) for text in said]
     assert all(i >= 0 for i in at), dict(zip(said, at, strict=True))
     assert at == sorted(at)  # newest first
+
+
+def test_a_switch_after_a_move_in_the_same_second_reads_above_it(started, monkeypatch):
+    game = started("cockroach-poker-royal")
+    users = seat_users(game)
+    pages = {}
+    for seat, user in users.items():
+        pages[seat] = Client()
+        pages[seat].force_login(user)
+        pages[seat].get(f"/games/{game.pk}/")  # present at the table
+    second = timezone.now().replace(microsecond=0) + timedelta(seconds=1)
+    real_now = timezone.now
+    rng = random.Random(3)
+    seat, action = next_human_move(game, rng)
+    monkeypatch.setattr(timezone, "now", lambda: second + timedelta(milliseconds=100))
+    services.act(users[seat], game.pk, game.version_for(seat), action)
+    monkeypatch.setattr(timezone, "now", lambda: second + timedelta(milliseconds=800))
+    services.live_propose(users[0], game.pk)
+    monkeypatch.setattr(timezone, "now", real_now)
+
+    html = pages[1].get(f"/games/{game.pk}/").content.decode()
+    history = html[html.index('<ol class="history">') :]
+    items = re.findall(r"<li>(.*?)</li>", history, re.S)
+    assert "proposes to play live now." in items[0]  # the newest: above the move it followed
+    assert "proposes to play live now." not in items[1]

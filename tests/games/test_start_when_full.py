@@ -187,3 +187,62 @@ def test_the_lists_say_which_tables_start_when_full(trio, make_user):
 
     services.game_join(bob, soon.pk)  # the last seat: the table plays
     assert Game.objects.get(pk=soon.pk).status == Game.Status.ACTIVE
+
+
+def test_a_double_click_on_the_last_seat_is_told_it_has_a_seat(trio):
+    alice, bob, carol = trio
+    game = _table(alice, start_when_full=True)
+    services.game_join(bob, game.pk)
+    page = Client()
+    page.force_login(carol)
+    first = page.post(f"/games/{game.pk}/join/", follow=True).content.decode()
+    second = page.post(f"/games/{game.pk}/join/", follow=True).content.decode()
+    assert "You took the last seat: the game has started." in first
+    assert "You already have a seat at this table." in second
+    assert "already started" not in second
+    assert game.seats.filter(user=carol).count() == 1
+
+
+def test_a_table_full_of_bots_from_the_start_begins_at_once(trio):
+    alice, _bob, _carol = trio
+    page = Client()
+    page.force_login(alice)
+    answer = page.post(
+        "/games/new/",
+        {
+            "game": "mogel-motte",
+            "seats": 3,
+            "pace": Pace.DAILY,
+            "join_policy": Game.JoinPolicy.INVITED,
+            "bots": 2,
+            "start_when_full": "on",
+        },
+        follow=True,
+    )
+    game = Game.objects.get(created_by=alice)
+    assert game.status == Game.Status.ACTIVE
+    assert "The game has started." in answer.content.decode()
+
+
+def test_the_start_ends_the_invitations_still_open(trio, make_user):
+    from accounts.services import friendship_create
+
+    alice, bob, carol = trio
+    dave = make_user("dave")
+    friendship_create(alice, dave)
+    game = services.game_create(
+        alice,
+        engine="mogel-motte",
+        seats=3,
+        invite=["bob", "carol"],
+        join_policy=Game.JoinPolicy.FRIENDS,
+        start_when_full=True,
+    )
+    services.game_join(dave, game.pk)  # a friend not invited
+    services.game_join(bob, game.pk)  # the last seat: carol's invitation is left open
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE
+    assert game.invitations.get(to_user=carol).status == Invitation.Status.CANCELLED
+    assert not Notification.objects.filter(
+        user=carol, kind=Notification.Kind.INVITATION, read_at__isnull=True
+    ).exists()
