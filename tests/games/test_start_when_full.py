@@ -23,6 +23,13 @@ def _table(creator, **options) -> Game:
     )
 
 
+def _joined(game: Game, *players) -> Game:
+    """``game`` as it stands once ``players`` took their seats, one after the other."""
+    for player in players:
+        services.game_join(player, game.pk)
+    return Game.objects.get(pk=game.pk)
+
+
 def _first(seat: int) -> dict[str, int]:
     return {registry.get("mogel-motte").start_option: seat}
 
@@ -57,9 +64,7 @@ def test_the_last_seat_starts_the_game_and_its_creator_hears_so(trio):
 def test_a_creator_whose_turn_opens_the_game_gets_only_that_turns_notice(trio):
     alice, bob, carol = trio
     game = _table(alice, start_when_full=True, options=_first(0))
-    services.game_join(bob, game.pk)
-    services.game_join(carol, game.pk)
-    game.refresh_from_db()
+    game = _joined(game, bob, carol)
     assert game.status == Game.Status.ACTIVE and game.wait_seat == 0
     unread = Notification.objects.filter(user=alice, read_at__isnull=True)
     assert [n.kind for n in unread] == [Notification.Kind.YOUR_TURN]
@@ -68,9 +73,7 @@ def test_a_creator_whose_turn_opens_the_game_gets_only_that_turns_notice(trio):
 def test_without_the_option_a_full_table_waits_for_its_creator(trio):
     alice, bob, carol = trio
     game = _table(alice)
-    services.game_join(bob, game.pk)
-    services.game_join(carol, game.pk)
-    game.refresh_from_db()
+    game = _joined(game, bob, carol)
     assert game.status == Game.Status.LOBBY
     services.game_start(alice, game.pk)
     game.refresh_from_db()
@@ -81,9 +84,7 @@ def test_a_live_table_never_starts_by_itself(trio):
     alice, bob, carol = trio
     game = _table(alice, pace=Pace.LIVE, start_when_full=True)
     assert game.start_when_full is False  # Live tables start when everyone is ready
-    services.game_join(bob, game.pk)
-    services.game_join(carol, game.pk)
-    game.refresh_from_db()
+    game = _joined(game, bob, carol)
     assert game.status == Game.Status.LOBBY
 
 
@@ -131,9 +132,7 @@ def test_a_rematch_keeps_the_choice(trio):
     play_to_the_end(Game.objects.get(pk=game.pk))
     again, _made = services.game_rematch(alice, game.pk)
     assert again.start_when_full is True
-    services.game_join(bob, again.pk)
-    services.game_join(carol, again.pk)
-    again.refresh_from_db()
+    again = _joined(again, bob, carol)
     assert again.status == Game.Status.ACTIVE
 
 
@@ -238,9 +237,7 @@ def test_the_start_ends_the_invitations_still_open(trio, make_user):
         join_policy=Game.JoinPolicy.FRIENDS,
         start_when_full=True,
     )
-    services.game_join(dave, game.pk)  # a friend not invited
-    services.game_join(bob, game.pk)  # the last seat: carol's invitation is left open
-    game.refresh_from_db()
+    game = _joined(game, dave, bob)  # a friend not invited, then bob: carol's is left open
     assert game.status == Game.Status.ACTIVE
     assert game.invitations.get(to_user=carol).status == Invitation.Status.CANCELLED
     assert not Notification.objects.filter(
