@@ -4,7 +4,7 @@ Every change of a game goes through ``games.services.change.GameChange``.
 """
 
 from games.services.departure import game_quit, seats_to_bot_for_banned
-from games.services.lobby_expiry import expire_unstarted_tables
+from games.services.lobby_expiry import expire_unstarted_tables, warn_unstarted_tables
 from games.services.moderation import (
     force_deadline,
     game_abort,
@@ -71,4 +71,5 @@ __all__ = [
     "seats_to_bot_for_banned",
     "send_due_reminders",
     "sweep_due",
+    "warn_unstarted_tables",
 ]

@@ -255,6 +255,20 @@ def table_expired(game: Game, players: list[User], days: int) -> None:
     notify_all(notices, supersede=(game.pk, (Notification.Kind.INVITATION,)))
 
 
+def table_expiring(game: Game) -> None:
+    """The table's creator hears, a day before, that nobody started it and it will be
+    cancelled: they may start it with bots, or invite somebody else."""
+    host = game.created_by
+    if host is None or not host.is_active:
+        return
+    text = gettext_lazy(
+        "Nobody has started your table of %(game)s #%(id)s: it will be cancelled in a day. "
+        "You can start it now; empty seats go to bots."
+    )
+    said = _say(host, text, game=game_title(game.engine), id=game.pk)
+    notify(host, Notification.Kind.TABLE, said, _table(game), game.pk)
+
+
 def invitations_settled(game: Game, user_ids: list[int], started: bool = False) -> None:
     """These players' invitations to ``game`` were answered or ended (they joined, declined,
     left, or the table started without them): the notices that invited them are read. Left

@@ -100,3 +100,36 @@ def test_the_hourly_task_is_scheduled_and_runs_the_sweep(trio, monkeypatch):
     monkeypatch.setattr(timezone, "now", lambda: game.created_at + DAYS + timedelta(minutes=5))
     assert tasks.expire_unstarted_tables.apply().get() == 1
     assert Game.objects.get(pk=game.pk).status == Game.Status.ABORTED
+
+
+def _warnings(user) -> list[str]:
+    rows = Notification.objects.filter(user=user, kind=Notification.Kind.TABLE)
+    return [n.text for n in rows.order_by("pk") if "will be cancelled in a day" in n.text]
+
+
+def test_its_creator_is_told_a_day_before_once(trio):
+    alice, bob, _carol = trio
+    game = services.game_create(alice, engine="mogel-motte", seats=3, invite=["bob"])
+    services.game_join(bob, game.pk)
+    game.refresh_from_db()
+    last_day = game.created_at + DAYS - timedelta(days=1)
+
+    assert services.warn_unstarted_tables(last_day - timedelta(minutes=5)) == 0
+    assert services.warn_unstarted_tables(last_day + timedelta(minutes=30)) == 1
+    # the next hourly sweeps overlap that moment: told once
+    assert services.warn_unstarted_tables(last_day + timedelta(minutes=90)) == 0
+    assert _warnings(alice) == [
+        f"Nobody has started your table of Mogel Motte #{game.pk}: it will be cancelled in a "
+        "day. You can start it now; empty seats go to bots."
+    ]
+    assert _warnings(bob) == []  # the creator decides
+
+
+def test_a_started_table_is_not_warned(trio):
+    alice, _bob, _carol = trio
+    game = services.game_create(alice, engine="mogel-motte", seats=3, bots=1)
+    services.game_start(alice, game.pk)
+    game.refresh_from_db()
+    at = game.created_at + DAYS - timedelta(days=1) + timedelta(minutes=30)
+    assert services.warn_unstarted_tables(at) == 0
+    assert _warnings(alice) == []
