@@ -245,8 +245,7 @@ def game_leave(user: User, game_id: int) -> None:
 
 
 def _seat(game: Game, user: User) -> Seat:
-    if game.seats.filter(user=user).exists():
-        raise GameError(_("You already have a seat at this table."), "already_seated")
+    """A free seat for ``user``, who has none here (game_join checked, under the lock)."""
     index = _free_index(game)
     if index is None:
         raise GameError(_("This table is full."), "table_full")
@@ -273,7 +272,7 @@ def game_join(user: User, game_id: int) -> Seat:
         )
         notify.invitations_settled(game, [user.pk])
         full = _free_index(game) is None
-        if full and game.start_when_full and game.pace != Pace.LIVE:
+        if full and game.start_when_full:  # never set at Live pace (game_create)
             change.seats = sorted([*change.seats, seat], key=lambda s: s.index)
             _begin_play(change)
             waited = change.waiting.seats if change.waiting else ()
