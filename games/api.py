@@ -15,6 +15,7 @@ from typing import Any
 import orjson
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import translation
+from django.utils.translation import gettext as _
 from ninja import NinjaAPI, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.renderers import JSONRenderer
@@ -226,6 +227,13 @@ def create_game(request: HttpRequest, body: CreateIn) -> Any:
     picks = engine is not None and set(engine.start_options) & set(body.options or {})
     if picks and not engine.creator_picks_start:
         raise GameError(catalog.start_drawn_message(body.game), "start_drawn")
+    if body.start_when_full and body.pace == Pace.LIVE:
+        # the form's box is on by default and means nothing there; a client that asks for it
+        # explicitly is told rather than given a table that waits for Ready
+        raise GameError(
+            _("A Live table starts when everyone is ready, not when its last seat is taken."),
+            "live_starts_when_ready",
+        )
     game = services.game_create(
         request.auth,
         engine=body.game,

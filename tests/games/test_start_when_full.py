@@ -159,6 +159,25 @@ def test_the_api_takes_it(trio):
     assert joined.json()["status"] == "active"
 
 
+def test_the_api_refuses_it_at_live_pace_and_makes_nothing(trio):
+    alice, _bob, _carol = trio
+    from accounts.services import api_token_create
+
+    _row, token = api_token_create(alice, "test")
+    api = Client(headers={"Authorization": f"Bearer {token}"})
+    before = Game.objects.count()
+    asked = {"game": "mogel-motte", "seats": 3, "pace": "live", "start_when_full": True}
+    refused = api.post("/api/games", asked, content_type="application/json")
+    assert refused.status_code == 400, refused.content
+    assert refused.json()["code"] == "live_starts_when_ready"
+    assert "ready" in refused.json()["error"]
+    assert Game.objects.count() == before
+    made = api.post(
+        "/api/games", {**asked, "start_when_full": False}, content_type="application/json"
+    )
+    assert made.status_code == 201, made.content
+
+
 def test_the_lists_say_which_tables_start_when_full(trio, make_user):
     alice, bob, _carol = trio
     stranger = make_user("dana")
