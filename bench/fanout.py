@@ -23,6 +23,7 @@ import argparse
 import asyncio
 import json
 import os
+import random
 import sys
 import tempfile
 import time
@@ -53,6 +54,14 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--warmup", type=int, default=10, help="unmeasured moves/pings first")
     parser.add_argument("--database-url", default=DEFAULT_DATABASE_URL)
     parser.add_argument("--redis-url", default=DEFAULT_REDIS_URL)
+    parser.add_argument(
+        "--churn",
+        type=int,
+        default=0,
+        help="during the moves phase, this many loops each open a further table socket (a "
+        "second tab of a random seat), hold it 0-200 ms and close it, again and again: do the "
+        "held sockets still get every ping while others close beside them?",
+    )
     parser.add_argument("--keep", action="store_true")
     return parser.parse_args(argv)
 
@@ -203,6 +212,23 @@ async def run(args: argparse.Namespace, base: str, tables: list[dict[str, Any]])
                 return None
         return [arrivals[(kind, t, s)] for s in expected]
 
+    churned = [0]
+    churn_rng = random.Random(11)
+
+    async def churn() -> None:
+        # a further tab of a random seat comes and goes; its frames are not counted
+        while True:
+            table = churn_rng.choice(tables)
+            seat = churn_rng.randrange(SEATS)
+            headers = {"Cookie": f"sessionid={table['cookies'][seat]}", "Origin": origin}
+            async with websockets.connect(
+                f"{host}/ws/games/{table['id']}/", additional_headers=headers, max_queue=None
+            ) as tab:
+                await tab.recv()
+                await asyncio.sleep(churn_rng.uniform(0, 0.2))
+            churned[0] += 1
+
+    churners = [asyncio.ensure_future(churn()) for _ in range(args.churn)]
     per_socket, per_move, lost = [], [], 0
     for i in range(args.warmup + args.moves):
         t = i % len(tables)
@@ -220,7 +246,9 @@ async def run(args: argparse.Namespace, base: str, tables: list[dict[str, Any]])
         per_socket += [(x - start) * 1000 for x in times]
         per_move.append((max(times) - start) * 1000)
     committer.shutdown()
-    results.append(line("moves", per_socket, per_move, lost))
+    for task in churners:
+        task.cancel()
+    results.append({**line("moves", per_socket, per_move, lost), "churned_sockets": churned[0]})
 
     layer = get_channel_layer()
     per_socket, per_move, lost = [], [], 0
