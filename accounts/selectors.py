@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Q, QuerySet
 
-from accounts.models import ApiToken, Block, FriendRequest, Friendship, User
+from accounts.models import ApiToken, Block, FriendRequest, Friendship, Notification, User
 
 
 def friends_of(user: User) -> QuerySet[User]:
@@ -119,3 +121,35 @@ def relationship(viewer: User, other: User) -> str:
 
 def active_tokens(user: User) -> QuerySet[ApiToken]:
     return ApiToken.objects.filter(user=user, revoked_at__isnull=True).order_by("-created_at")
+
+
+NOTICES_PAGE = 100
+
+
+@dataclass
+class NoticeGroup:
+    """One table's notices of a page, newest first (a friend request stands alone): a player
+    back after days reads one row per table instead of every turn it had since."""
+
+    newest: Notification
+    earlier: list[Notification] = field(default_factory=list)
+
+    @property
+    def unread_ids(self) -> list[int]:
+        return [n.pk for n in (self.newest, *self.earlier) if n.read_at is None]
+
+
+def notice_groups(notes: Iterable[Notification]) -> list[NoticeGroup]:
+    """The notices (newest first) grouped by table, each group where its newest notice is."""
+    groups: list[NoticeGroup] = []
+    by_game: dict[int, NoticeGroup] = {}
+    for note in notes:
+        group = by_game.get(note.game_id) if note.game_id is not None else None
+        if group is not None:
+            group.earlier.append(note)
+            continue
+        group = NoticeGroup(note)
+        groups.append(group)
+        if note.game_id is not None:
+            by_game[note.game_id] = group
+    return groups

@@ -10,6 +10,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -394,8 +395,13 @@ def unblock(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @login_required
 def notifications_page(request: HttpRequest) -> HttpResponse:
-    notes = Notification.objects.filter(user=request.user)[:100]
-    return render(request, "accounts/notifications.html", {"notes": notes})
+    pages = Paginator(
+        Notification.objects.filter(user=request.user).order_by("-created_at", "-pk"),
+        selectors.NOTICES_PAGE,
+    )
+    page = pages.get_page(request.GET.get("page"))
+    groups = selectors.notice_groups(page.object_list)
+    return render(request, "accounts/notifications.html", {"page": page, "groups": groups})
 
 
 @login_required

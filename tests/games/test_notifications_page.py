@@ -1,0 +1,119 @@
+"""The notifications page: one row per table (its newest notice, the earlier ones folded under
+it), a friend request on its own, "Mark read" for a whole table, and older pages."""
+
+from __future__ import annotations
+
+import random
+import re
+
+import pytest
+from django.test import Client
+
+from accounts import notifications
+from accounts.models import Notification
+from accounts.services import friend_request_send
+from games import services
+from games.models import Game
+from tests.games.helpers import next_human_move, seat_users
+
+pytestmark = pytest.mark.django_db
+
+
+def _rows(html: str) -> list[str]:
+    listing = html.split('class="card-list notice-groups"', 1)[1]
+    listing = re.split(r"</ul>(?!\s*</details>)", listing, maxsplit=1)[0]  # not a folded list
+    return re.split(r"\n  <li", listing)[1:]
+
+
+def _play_until(game: Game, user, notices: int, rng: random.Random) -> None:
+    """Real moves until ``user`` has had ``notices`` notices about this table."""
+    for _ in range(400):
+        if Notification.objects.filter(user=user, game_id=game.pk).count() >= notices:
+            return
+        move = next_human_move(game, rng)
+        assert move is not None, "the game stopped waiting on a human"
+        seat, action = move
+        services.act(seat_users(game)[seat], game.pk, game.version_for(seat), action)
+        game.refresh_from_db()
+    raise AssertionError("too few notices")
+
+
+def test_a_tables_notices_fold_under_its_newest(started, make_user):
+    first, second = started(), started("mogel-motte")
+    alice = seat_users(first)[0]
+    rng = random.Random(3)
+    _play_until(first, alice, 3, rng)
+    friend_request_send(make_user("dana"), alice)
+    _play_until(second, alice, 1, rng)
+    notes = list(Notification.objects.filter(user=alice).order_by("-created_at", "-pk"))
+    games = [n.game_id for n in notes]
+    assert games.count(first.pk) >= 3 and None in games
+
+    client = Client()
+    client.force_login(alice)
+    rows = _rows(client.get("/notifications/").content.decode())
+
+    # one row per table and one for the friend request, in the order of their newest notices
+    expected: list[int | None] = []
+    for game_id in games:
+        if game_id is None or game_id not in expected:
+            expected.append(game_id)
+    assert len(rows) == len(expected) == 3
+    for row, game_id in zip(rows, expected, strict=True):
+        group = [n for n in notes if n.game_id == game_id] if game_id else []
+        if game_id is None:
+            assert "dana" in row and "earlier notice" not in row
+            continue
+        newest, earlier = group[0], group[1:]
+        assert row.index(newest.text) < row.index("<details") if earlier else newest.text in row
+        if earlier:
+            count = len(earlier)
+            word = "notice" if count == 1 else "notices"
+            assert f"{count} earlier {word} from this table" in row
+            folded = row.split("<details", 1)[1]
+            assert all(n.text in folded for n in earlier)
+
+
+def test_mark_read_on_a_row_marks_every_notice_of_that_table(trio, make_user):
+    alice, bob, carol = trio
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob", "carol"])
+    services.game_join(bob, game.pk)  # each join tells the creator: two unread notices
+    services.game_join(carol, game.pk)
+    friend_request_send(make_user("dana"), alice)
+    client = Client()
+    client.force_login(alice)
+    row = _rows(client.get("/notifications/").content.decode())[1]
+    ids = [int(i) for i in re.findall(r'name="id" value="(\d+)"', row)]
+    table_ids = set(
+        Notification.objects.filter(user=alice, game_id=game.pk).values_list("pk", flat=True)
+    )
+    assert set(ids) == table_ids and len(ids) >= 2
+
+    client.post("/notifications/read/", {"id": ids})
+    assert not Notification.objects.filter(user=alice, game_id=game.pk, read_at=None).exists()
+    # the friend request is another row: still unread
+    assert Notification.objects.filter(user=alice, game_id=None, read_at=None).count() == 1
+
+
+def test_older_notices_are_on_the_next_pages(alice):
+    notices = [
+        notifications.Notice(alice, Notification.Kind.REPORT, f"Report number {i} was reviewed.")
+        for i in range(130)
+    ]
+    for i in range(0, 130, 10):  # ten at a time: each batch a moment later than the last
+        notifications.notify_all(notices[i : i + 10])
+    client = Client()
+    client.force_login(alice)
+
+    first = client.get("/notifications/").content.decode()
+    assert len(_rows(first)) == 100
+    assert "Report number 129 was" in first and "Report number 29 was" not in first
+    assert 'rel="next" href="?page=2"' in first and 'rel="prev"' not in first
+
+    second = client.get("/notifications/?page=2").content.decode()
+    assert len(_rows(second)) == 30
+    assert "Report number 29 was" in second and "Report number 0 was" in second
+    assert "Report number 30 was" not in second
+    assert 'rel="prev" href="?page=1"' in second and 'rel="next"' not in second
+    # a page past the end shows the last one, not an error
+    assert "Report number 0 was" in client.get("/notifications/?page=9").content.decode()
