@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from accounts.notifications import present_users
 from accounts.selectors import any_block_between, blocks_between, blocks_with_any, friends_of
-from games.catalog.base import comma
+from games.catalog.base import comma, join
 from games.engines import registry
 from games.engines.core import Event as EngineEvent
 from games.models import Event, Game, Invitation, Pace, Seat
@@ -321,6 +321,7 @@ LIST_FIELDS = (
     "move_seconds",
     "seats_count",
     "start_when_full",
+    "created_by",  # a full table's row says who is to start it
 )
 
 
@@ -354,7 +355,11 @@ def my_games(user: Any, before: int | None = None, also: list[Game] | None = Non
     mine.sort(key=lambda g: (g.deadline_at is None, g.deadline_at or 0, -g.pk))
     others = [g for g in active if not g.waited][:MY_GAMES_OPEN_LIMIT]  # type: ignore[attr-defined]
     lobby = [g for g in open_games if g.status == Game.Status.LOBBY][:MY_GAMES_OPEN_LIMIT]
-    over = own.filter(status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
+    over = (
+        own.only(*LIST_FIELDS, "result")  # who won: public once it is over
+        .filter(status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
+        .annotate(my_seat=F("seats__index"))
+    )
     if before is not None:
         over = over.filter(id__lt=before)
     finished = list(over.order_by("-id")[: MY_GAMES_FINISHED_PAGE + 1])
@@ -367,7 +372,21 @@ def my_games(user: Any, before: int | None = None, also: list[Game] | None = Non
     for game in games:
         game.seat_rows = rows.get(game.pk, [])  # type: ignore[attr-defined]
         game.player_names = _names(game.seat_rows)  # type: ignore[attr-defined]
+    for game in finished:
+        game.outcome = _outcome(game)  # type: ignore[attr-defined]
     return MyGames(mine, others, lobby, finished, older)
+
+
+def _outcome(game: Game) -> str:
+    """A finished game's line for one of its players, as its result notice says it ("You
+    won", "Bob won"); empty for an aborted game or one without winners."""
+    winners = (game.result or {}).get("winners") or []
+    if game.status != Game.Status.FINISHED or not winners:
+        return ""
+    if game.my_seat in winners:  # type: ignore[attr-defined]
+        return _("You won")
+    names = [Seat.label(*row) for row in game.seat_rows if row[0] in winners]  # type: ignore[attr-defined]
+    return _("%(winners)s won") % {"winners": join(names)}
 
 
 def _names(rows: list[tuple[int, bool, str | None]]) -> str:
