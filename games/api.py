@@ -28,7 +28,7 @@ from games import selectors, services
 from games.catalog import registry as catalog
 from games.engines.registry import ENGINES
 from games.errors import GameError, GameNotFound, NotAllowed, StaleVersion
-from games.models import Game, Pace
+from games.models import Game, Pace, Seat
 
 
 class TokenAuth(HttpBearer):
@@ -82,14 +82,48 @@ class SessionAuth(APIKeyCookie):
 
     param_name = "sessionid"
 
+    def _get_key(self, request: HttpRequest) -> str | None:
+        # No signed-in session, nothing to protect from forgery: a request with a bad, revoked
+        # or missing token is unauthorised (401), not a failed CSRF check (403)
+        user = getattr(request, "user", None)
+        if user is None or not user.is_authenticated:
+            return None
+        return super()._get_key(request)
+
     def authenticate(self, request: HttpRequest, key: str | None) -> Any:
         user = getattr(request, "user", None)
         return user if user is not None and user.is_authenticated and user.is_active else None
 
 
+DESCRIPTION = """
+**Authentication**: `Authorization: Bearer fib_…` with a token from your profile (or the
+signed-in session, with its CSRF token for writes). A missing, wrong or revoked token: 401
+`unauthorized`.
+
+**Playing**: `GET /api/games` lists your tables (your move first); `GET /api/games/{id}` gives
+your view, your `legal_actions` and `version`; `POST /api/games/{id}/actions` sends one of
+them with that `version` and a fresh `key`. Act when `legal_actions` is not empty:
+`waiting_for.seats` names every seat a reaction window asked, including those that have
+already answered (who has answered stays secret). Some moves are never owed: in Mogel
+Motte `cheat` and the guard's `accuse` are legal at almost any time, so a bot should play them
+sparingly. Nothing is pushed to a token: poll `GET /api/games` (every 30 s or more is plenty
+at the daily pace) or follow the email and push notices.
+
+**Errors** are `{"error", "code"}`, the `error` in your language, the `code` stable:
+`malformed` (no JSON object), `invalid` (with `detail`), `unauthorized`, `not_found` (also a
+table you may not see), `stale_version` (409, with `version` and the current `game`),
+`key_reused`, `too_late`, `already_answered`, `not_your_turn`, `not_active`, and the
+engines' own (`not_in_hand`, `bad_target`, …). A refused request changes nothing.
+
+**Limits**: per client 8 requests in flight and 300 calls a minute (per IP 32 and 1,200):
+429 `too_many_parallel` or `rate_limited` with `Retry-After` (seconds). A busy database: 503
+with `Retry-After`.
+"""
+
 api = NinjaAPI(
     title="Fibbers API",
     version="1",
+    description=DESCRIPTION,
     auth=[TokenAuth(), SessionAuth()],
     urls_namespace="api",
     openapi_url="/openapi.json",
@@ -110,23 +144,45 @@ def game_error(request: HttpRequest, exc: GameError) -> Any:
         game = Game.objects.filter(pk=getattr(request, "_fibbers_game_id", None)).first()
         if game is not None:
             extra["game"] = selectors.game_payload(game, request.auth)
+            del extra["game"]["revision"]  # the pages' counter; GameOut has none
     return _error(request, exc.status, exc.code, exc.message, **extra)
 
 
 # ninja's own errors answer {"detail": …}; every API error has the one Error shape instead.
 @api.exception_handler(AuthenticationError)
 def unauthorized(request: HttpRequest, exc: AuthenticationError) -> Any:
-    return _error(request, 401, "unauthorized", "Sign in, or send an API token.")
+    response = _error(request, 401, "unauthorized", "Sign in, or send an API token.")
+    response["WWW-Authenticate"] = 'Bearer realm="api"'  # RFC 6750
+    return response
+
+
+UNREADABLE = "Send a JSON object."  # config.inputs says the same of a body it cannot parse
 
 
 @api.exception_handler(ValidationError)
 def invalid(request: HttpRequest, exc: ValidationError) -> Any:
-    detail = [{"loc": list(e.get("loc", [])), "msg": str(e.get("msg", ""))} for e in exc.errors]
+    about_body = all(list(e.get("loc", []))[:1] == ["body"] for e in exc.errors)
+    if about_body and not request.body.strip():
+        # no body at all is unreadable, as a broken one is, not a list of missing fields
+        return _error(request, 400, "malformed", UNREADABLE)
+    detail = [
+        {"loc": _location(e.get("loc", [])), "msg": str(e.get("msg", ""))} for e in exc.errors
+    ]
     return _error(request, 422, "invalid", "The request is not valid.", detail=detail)
+
+
+def _location(loc: Any) -> list[Any]:
+    """ninja names the body parameter after the place: ["body", "body", "version"] reads as
+    ["body", "version"]."""
+    loc = list(loc)
+    return loc[1:] if loc[:2] == ["body", "body"] else loc
 
 
 @api.exception_handler(HttpError)
 def http_error(request: HttpRequest, exc: HttpError) -> Any:
+    if exc.status_code == 400 and str(exc).startswith("Cannot parse request body"):
+        # a form-encoded or otherwise non-JSON body: the code a broken JSON body gets
+        return _error(request, 400, "malformed", UNREADABLE)
     code = {400: "bad_request", 403: "forbidden", 405: "method_not_allowed"}.get(
         exc.status_code, "error"
     )
@@ -138,25 +194,53 @@ def not_found(request: HttpRequest, exc: Http404) -> Any:
     return _error(request, 404, "not_found", "Not found.")
 
 
+def _one_of(values: Any, about: str, default: Any = ...) -> Any:
+    """A string field whose allowed values the schema lists (the service says which it takes,
+    in the reader's language, when another comes)."""
+    return Field(default, description=about, json_schema_extra={"enum": sorted(values)})
+
+
 class CreateIn(Schema):
-    game: str
-    seats: int
-    pace: str = Pace.DAILY
-    move_seconds: int | None = None
-    window_seconds: int | None = None
-    bots: int = 0
+    game: str = _one_of(ENGINES, "The game's slug.")
+    seats: StrictInt = Field(description="Seats at the table, bots included (each game's range).")
+    pace: str = _one_of(
+        Pace.values,
+        "Time per move: live 60 s, fast 1 h, daily 24 h, relaxed 3 days, or custom "
+        "(with move_seconds).",
+        Pace.DAILY,
+    )
+    move_seconds: StrictInt | None = Field(
+        None, description="Seconds per move: with the custom pace only (15 s to 14 days)."
+    )
+    window_seconds: StrictInt | None = Field(
+        None, ge=5, description="Seconds of a reaction window (default: the pace's own)."
+    )
+    bots: StrictInt = 0
     invite: list[str] = []
-    join_policy: str = Game.JoinPolicy.INVITED
+    join_policy: str = _one_of(
+        Game.JoinPolicy.values, "Who may take a seat.", Game.JoinPolicy.INVITED
+    )
     allow_spectators: bool = True
-    spectator_chat: str = Game.SpectatorChat.READ
-    start_when_full: bool = False  # not at Live pace, which waits for everyone to be ready
+    spectator_chat: str = _one_of(
+        Game.SpectatorChat.values, "Spectators' table talk.", Game.SpectatorChat.READ
+    )
+    start_when_full: bool = Field(
+        False,
+        description="Start by itself when the last seat is taken (not at the live pace, which "
+        "waits for everyone to be ready).",
+    )
     options: dict[str, Any] = {}
 
 
 class ActionIn(Schema):
     version: StrictInt  # false, "0" and 0.0 are no version (the socket refused them already)
     action: dict[str, Any]
-    key: str = ""
+    key: str = Field(
+        "",
+        description="Makes a retry safe: the same key with the same move plays it once. Each "
+        "seat has its own keys.",
+        json_schema_extra={"maxLength": 64},  # longer: 400 bad_key, in the reader's language
+    )
 
 
 class InviteIn(Schema):
@@ -200,6 +284,29 @@ class MoveOut(GameOut):
     replayed: bool
 
 
+class GameLine(Schema):
+    """A table in the caller's lists: what My games shows of it."""
+
+    id: int
+    game: str
+    status: str
+    players: list[str]
+    deadline: str | None = Field(description="When the current wait ends (games in play).")
+    winners: list[str] | None = Field(description="Finished games: who won.")
+
+
+class GamesOut(Schema):
+    """The caller's tables, as My games lists them. ``older``: pass it as ``before`` for the
+    next page of finished games (null: no more)."""
+
+    your_move: list[GameLine] = Field(description="In play, waiting on you: most urgent first.")
+    waiting_on_others: list[GameLine]
+    gathering: list[GameLine] = Field(description="Tables you sit at, before the start.")
+    invitations: list[GameLine] = Field(description="Tables you are invited to (join them).")
+    finished: list[GameLine]
+    older: int | None = None
+
+
 class EventsOut(Schema):
     """One page of the log; ``next``: pass it as ``after`` for the next page (null: the end)."""
 
@@ -227,6 +334,9 @@ def create_game(request: HttpRequest, body: CreateIn) -> Any:
     picks = engine is not None and set(engine.start_options) & set(body.options or {})
     if picks and not engine.creator_picks_start:
         raise GameError(catalog.start_drawn_message(body.game), "start_drawn")
+    if body.move_seconds is not None and body.pace != Pace.CUSTOM:
+        # a preset's time is its own: a client's seconds would be dropped without a word
+        raise GameError(_("Seconds per move go with the custom pace only."), "bad_pace")
     if body.start_when_full and body.pace == Pace.LIVE:
         # the form's box is on by default and means nothing there; a client that asks for it
         # explicitly is told rather than given a table that waits for Ready
@@ -277,11 +387,22 @@ def invite_more(request: HttpRequest, game_id: int, body: InviteIn) -> Any:
 @api.post(
     "/games/{game_id}/leave",
     response={204: None, **WRITE_ERRORS},
-    summary="Leave a table before the start (the creator cancels instead)",
+    summary="Leave a table before the start (the creator cancels it instead: /cancel)",
 )
 def leave_game(request: HttpRequest, game_id: int) -> Any:
     _visible(request, game_id)
     services.game_leave(request.auth, game_id)
+    return Status(204, None)
+
+
+@api.post(
+    "/games/{game_id}/cancel",
+    response={204: None, **WRITE_ERRORS},
+    summary="Cancel a table before the start (creator); everyone at it is told",
+)
+def cancel_game(request: HttpRequest, game_id: int) -> Any:
+    _visible(request, game_id)
+    services.game_cancel(request.auth, game_id)
     return Status(204, None)
 
 
@@ -305,6 +426,37 @@ def start_game(request: HttpRequest, game_id: int) -> Any:
     _visible(request, game_id)
     services.game_start(request.auth, game_id)
     return _game_answer(request, _visible(request, game_id))
+
+
+@api.get(
+    "/games",
+    response={200: GamesOut, **ERRORS},
+    summary="Your tables: your move, waiting on others, gathering players, invitations, finished",
+)
+def list_games(request: HttpRequest, before: int | None = None) -> Any:
+    invitations = list(selectors.invitations_for(request.auth))
+    games = selectors.my_games(request.auth, before, also=[i.game for i in invitations])
+    return {
+        "your_move": [_line(g) for g in games.mine],
+        "waiting_on_others": [_line(g) for g in games.others],
+        "gathering": [_line(g) for g in games.lobby],
+        "invitations": [_line(i.game) for i in invitations],
+        "finished": [_line(g) for g in games.finished],
+        "older": games.older,
+    }
+
+
+def _line(game: Game) -> dict[str, Any]:
+    rows = game.seat_rows  # type: ignore[attr-defined]  (selectors.my_games read them)
+    winners = (game.result or {}).get("winners") if game.status == Game.Status.FINISHED else None
+    return {
+        "id": game.pk,
+        "game": game.engine,
+        "status": game.status,
+        "players": [Seat.label(*row) for row in rows],
+        "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
+        "winners": [Seat.label(*r) for r in rows if r[0] in winners] if winners else None,
+    }
 
 
 @api.get(

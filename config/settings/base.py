@@ -55,6 +55,7 @@ INSTALLED_APPS = [
     "allauth.mfa",  # TOTP for staff; required for superusers where ADMIN_REQUIRE_MFA is on
     "accounts",
     "games",
+    "ninja",  # /api/docs from its own static files (the CDN page is blank offline)
 ]
 
 MIDDLEWARE = [

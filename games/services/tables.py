@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from typing import Any
 
 from django.db import transaction
@@ -30,11 +31,17 @@ MAX_MOVE_SECONDS = 14 * 86400
 LEARN_MOVE_SECONDS, LEARN_WINDOW_SECONDS = 5 * 60, 30
 
 
+def _unknown(message: str, values: Iterable[str], code: str) -> GameError:
+    """A refusal of a value outside a fixed set that names the set (an API client's typo)."""
+    choose = _("Choose one of: %(values)s.") % {"values": ", ".join(sorted(values))}
+    return GameError(f"{message} {choose}", code)
+
+
 def resolve_pace(
     pace: str, move_seconds: int | None, window_seconds: int | None
 ) -> tuple[int, int]:
     if pace not in Pace.values:
-        raise GameError(_("Unknown pace."), "bad_pace")
+        raise _unknown(_("Unknown pace."), Pace.values, "bad_pace")
     if pace == Pace.CUSTOM:
         if not move_seconds:
             raise GameError(_("A custom pace needs the seconds per move."), "bad_pace")
@@ -132,7 +139,7 @@ def game_create(
     mates: frozenset[int] = frozenset(),
 ) -> Game:
     if engine not in registry.ENGINES:
-        raise GameError(_("Unknown game."), "bad_game")
+        raise _unknown(_("Unknown game."), registry.ENGINES, "bad_game")
     rules = registry.get(engine)
     if not isinstance(seats, int) or not rules.min_players <= seats <= rules.max_players:
         raise GameError(
@@ -147,9 +154,13 @@ def game_create(
     if not isinstance(bots, int) or not 0 <= bots <= seats - 1:
         raise GameError(_("Bots can fill at most every seat but yours."), "bad_bots")
     if join_policy not in Game.JoinPolicy.values:
-        raise GameError(_("Unknown join policy."), "bad_join_policy")
+        raise _unknown(_("Unknown join policy."), Game.JoinPolicy.values, "bad_join_policy")
     if spectator_chat not in Game.SpectatorChat.values:
-        raise GameError(_("Unknown choice for the spectators' talk."), "bad_spectator_chat")
+        raise _unknown(
+            _("Unknown choice for the spectators' talk."),
+            Game.SpectatorChat.values,
+            "bad_spectator_chat",
+        )
     invite = [name for name in (invite or []) if name.strip()]
     if len(invite) > seats - 1 - bots:
         raise GameError(_("More invitations than free seats."), "too_many_invitations")
