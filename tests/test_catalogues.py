@@ -253,6 +253,15 @@ def test_portuguese_says_voce_not_si():
     assert wrong == [], wrong
 
 
+def test_persian_writes_numbers_in_one_digit_system():
+    """Every number filled in at run time (times left, counts, scores) is in Latin digits, so
+    the catalogue writes its own numbers that way too: «۲۴ ساعت» beside «23 ساعت» read as two
+    systems on one page."""
+    persian_digits = re.compile("[\u06f0-\u06f9]")
+    wrong = [text for _msgid, text in _translations("fa") if persian_digits.search(text)]
+    assert wrong == [], wrong
+
+
 # --- the existing format check -------------------------------------------------------------------
 
 

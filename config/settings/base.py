@@ -319,7 +319,8 @@ LANGUAGES = [
     ("pt", _("Portuguese")),
     ("fr", _("French")),
 ]
-LOCALE_PATHS = [BASE_DIR / "locale"]
+# locale/: our strings; locale_overrides/: our wording of packages' strings (allauth, Django)
+LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale_overrides"]
 USE_I18N = True
 USE_TZ = True
 TIME_ZONE = "UTC"

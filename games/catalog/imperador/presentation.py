@@ -85,8 +85,7 @@ class Imperador(Presentation):
         if field_name == "slot" and label.isdigit():
             return str(_("object %(n)s") % {"n": int(label) + 1})
         if field_name == "band" and label.isdigit():
-            low, high = C.band_values(int(label))
-            return f"{low}–{high}"
+            return band(list(C.band_values(int(label))))  # isolated, as in the history
         if field_name == "choice" and value in ('"raise"', '"down"'):
             return ("✋ " if value == '"raise"' else "✊ ") + label
         return super().choice_label(field_name, value, label)
