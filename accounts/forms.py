@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import zoneinfo
 from functools import cache
+from typing import Any
 
 from django import forms
 from django.conf import settings
@@ -19,6 +20,25 @@ from accounts.names import checked_display_name
 def time_zone_choices() -> list[tuple[str, str]]:
     zones = sorted(zone for zone in zoneinfo.available_timezones() if "/" in zone or zone == "UTC")
     return [(zone, zone.replace("_", " ")) for zone in zones]
+
+
+def known_time_zone(name: str) -> str | None:
+    """``name`` if it is one of the zones the profile offers, else None."""
+    return name if name in dict(time_zone_choices()) else None
+
+
+class SignupExtras(forms.Form):
+    """What allauth's sign-up form adds (ACCOUNT_SIGNUP_FORM_CLASS): the device's time zone,
+    filled in by static/js/zone.js, so that a new player's deadlines read in their own hours
+    without a visit to the profile. Without JavaScript it stays UTC."""
+
+    time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+
+    def signup(self, request: Any, user: Any) -> None:
+        zone = known_time_zone(self.cleaned_data.get("time_zone") or "")
+        if zone is not None and zone != user.time_zone:
+            user.time_zone = zone
+            user.save(update_fields=["time_zone"])
 
 
 class ProfileForm(forms.Form):

@@ -284,6 +284,7 @@ ACCOUNT_RATE_LIMITS = {
     "change_email": "1/m/user",
 }
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
+ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtras"  # the device's time zone
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Fibbers"
 ADMIN_REQUIRE_MFA = env_bool("ADMIN_REQUIRE_MFA")

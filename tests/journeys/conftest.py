@@ -65,8 +65,11 @@ def browser(stack) -> Iterator[Any]:
 def new_page(browser, stack):
     """A page in a browser context of its own (its own cookies: one player), 1280 × 800."""
 
-    def make(cookies: list[dict[str, Any]] | None = None) -> Any:
-        context = browser.new_context(viewport={"width": 1280, "height": 800}, locale="en-GB")
+    def make(cookies: list[dict[str, Any]] | None = None, timezone_id: str | None = None) -> Any:
+        zone = {"timezone_id": timezone_id} if timezone_id else {}
+        context = browser.new_context(
+            viewport={"width": 1280, "height": 800}, locale="en-GB", **zone
+        )
         context.set_default_timeout(15_000)
         context.add_init_script(SWAP_WATCH)
         if cookies:

@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from accounts.models import User
 from games.engines import registry
 from games.engines.cockroach_poker import cards as C
 from games.engines.cockroach_poker import rules as R
@@ -101,13 +102,18 @@ def next_move(game: Game, loser: int | None) -> tuple[int, str, dict[str, Any]]:
 
 def test_sign_up_befriend_play_cockroach_poker_royal_to_the_end_and_replay(stack, new_page):
     base = stack.base
-    pages = {name: new_page() for name in NAMES}
+    # each on a device in its own time zone, which the sign-up takes for the profile
+    zones = dict(zip(NAMES, ("Asia/Tehran", "Europe/Prague", "America/Sao_Paulo"), strict=False))
+    pages = {name: new_page(timezone_id=zones.get(name)) for name in NAMES}
     ada, ben, cy = (pages[n] for n in NAMES)
 
     # --- three sign-ups, each confirmed by the link in its email file ------------------------
     for name, page in pages.items():
         sign_up(page, base, name, stack.emails)
     shoot(ada, JOURNEY, "01-signed-in")
+    assert {u.username: u.time_zone for u in User.objects.filter(username__in=NAMES)} == {
+        name: zones.get(name, "UTC") for name in NAMES
+    }
 
     # --- friends: ada asks ben and cy, ben asks cy; each accepts on the friends page ----------
     for asker, friend in (("ada", "ben"), ("ada", "cy"), ("ben", "cy")):

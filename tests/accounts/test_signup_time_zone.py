@@ -1,0 +1,26 @@
+"""A new player's time zone is their device's (static/js/zone.js fills the sign-up form's
+hidden field; tests/journeys/test_cockroach_poker.py signs up from three zones in Chromium)."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.models import User
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("sent, kept", [("Asia/Tehran", "Asia/Tehran"), ("Mars/Olympus", "UTC")])
+def test_a_sign_up_keeps_the_devices_time_zone(client, sent, kept):
+    form = client.get("/accounts/signup/").content.decode()
+    assert 'type="hidden" name="time_zone"' in form and "js/zone.js" in form
+    client.post(
+        "/accounts/signup/",
+        {
+            "email": "zed@example.com",
+            "username": "zed",
+            "password1": "a-long-test-password",
+            "password2": "a-long-test-password",
+            "time_zone": sent,
+        },
+    )
+    assert User.objects.get(username="zed").time_zone == kept
