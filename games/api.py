@@ -359,7 +359,9 @@ def create_game(request: HttpRequest, body: CreateIn) -> Any:
         start_when_full=body.start_when_full,
         options=body.options,
     )
-    return Status(201, {"id": game.pk})
+    made = api.create_response(request, {"id": game.pk}, status=201)
+    made["Location"] = f"/api/games/{game.pk}"  # where to read it
+    return made
 
 
 @api.post(

@@ -136,6 +136,7 @@ def test_creation_refuses_what_it_would_ignore_and_names_the_choices(trio):
         {"game": "imperador", "seats": 3, "pace": "custom", "move_seconds": 600},
     )
     assert custom.status_code == 201, custom.content
+    assert custom["Location"] == f"/api/games/{custom.json()['id']}"
     assert Game.objects.get(pk=custom.json()["id"]).move_seconds == 600
 
 
