@@ -15,6 +15,7 @@ from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import translation
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
@@ -407,10 +408,17 @@ def notifications_page(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_POST
 def notifications_read(request: HttpRequest) -> HttpResponse:
-    ids = [int(i) for i in request.POST.getlist("id") if i.isdigit()]
-    notifications.mark_read(request.user, ids or None)
+    game = request.POST.get("game", "")
+    if game.isdigit():
+        # a row stands for a table: all its notices, on this page or older ones
+        notifications.mark_read_for_game(request.user, int(game))
+    else:
+        ids = [int(i) for i in request.POST.getlist("id") if i.isdigit()]
+        notifications.mark_read(request.user, ids or None)
     messages.success(request, _("Marked as read."))
-    return redirect("notifications")
+    page = request.POST.get("page", "")
+    back = reverse("notifications")
+    return redirect(f"{back}?page={page}" if page.isdigit() and page != "1" else back)
 
 
 @csrf_exempt  # the signed token is the authorisation; mail clients post RFC 8058 one-clicks

@@ -247,6 +247,9 @@ async def run(args: argparse.Namespace, base: str, tables: list[dict[str, Any]])
         per_move.append((max(times) - start) * 1000)
     committer.shutdown()
     for task in churners:
+        if task.done() and task.exception() is not None:
+            # a churn loop that died would leave the run looking calm: say so
+            raise RuntimeError("a churn loop stopped early") from task.exception()
         task.cancel()
     results.append({**line("moves", per_socket, per_move, lost), "churned_sockets": churned[0]})
 

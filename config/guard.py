@@ -90,6 +90,10 @@ def credential(request: HttpRequest) -> str | None:
 
 def check_inputs(request: HttpRequest) -> None:
     """Every text a client sends: query string, form fields, JSON bodies (raises BadInput)."""
+    if request.method == "POST":
+        # the body first: once request.POST has parsed a multipart body from the stream, the
+        # body is gone for good, and the API (which reads it as JSON) answered 500
+        request.body  # noqa: B018
     sources = [request.GET, request.POST] if request.method == "POST" else [request.GET]
     for query in sources:
         for key, values in query.lists():

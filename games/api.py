@@ -162,13 +162,21 @@ UNREADABLE = "Send a JSON object."  # config.inputs says the same of a body it c
 @api.exception_handler(ValidationError)
 def invalid(request: HttpRequest, exc: ValidationError) -> Any:
     about_body = all(list(e.get("loc", []))[:1] == ["body"] for e in exc.errors)
-    if about_body and not request.body.strip():
-        # no body at all is unreadable, as a broken one is, not a list of missing fields
+    if about_body and not _json_object(request.body):
+        # no body, or JSON that is no object ([], null, 1): unreadable, as a broken body is,
+        # not a list of missing fields
         return _error(request, 400, "malformed", UNREADABLE)
     detail = [
         {"loc": _location(e.get("loc", [])), "msg": str(e.get("msg", ""))} for e in exc.errors
     ]
     return _error(request, 422, "invalid", "The request is not valid.", detail=detail)
+
+
+def _json_object(body: bytes) -> bool:
+    try:
+        return isinstance(orjson.loads(body), dict)
+    except orjson.JSONDecodeError:
+        return False
 
 
 def _location(loc: Any) -> list[Any]:

@@ -344,7 +344,7 @@ def my_games(user: Any, before: int | None = None, also: list[Game] | None = Non
     waited = F("wait_mask").bitand(Value(1).bitleftshift(F("seats__index")))
     open_games = list(
         own.filter(status__in=[Game.Status.ACTIVE, Game.Status.LOBBY])
-        .annotate(waited=waited, bot_plays=F("seats__is_bot"))
+        .annotate(waited=waited, bot_plays=F("seats__is_bot"), my_ready=F("seats__ready_at"))
         .order_by("-id")[: 3 * MY_GAMES_OPEN_LIMIT]
     )
     for game in open_games:

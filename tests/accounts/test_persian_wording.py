@@ -20,6 +20,7 @@ def test_the_login_page_is_formal():
     page = _persian().get("/accounts/login/").content.decode()
     assert "گذرواژه‌تان را فراموش کرده‌اید؟" in page
     assert "اگر هنوز حسابی ندارید" in page
+    assert '<label for="id_login">نام کاربری یا ایمیل' in page  # not «ورود», the button's word
     for informal in ("کرده‌ای؟", "یه حساب", "نساختی"):
         assert informal not in page
 

@@ -12,6 +12,7 @@ from django.test import Client
 from accounts.models import Notification
 from accounts.services import api_token_create, api_token_revoke
 from games import services
+from games.api import GamesOut
 from games.models import Game
 from tests.games.helpers import play_to_the_end, seat_users
 
@@ -96,12 +97,19 @@ def test_a_client_finds_its_tables_and_invitations(started, make_user):
     assert line["deadline"] and line["winners"] is None
     # a stranger's list holds none of these
     stranger = _api(make_user("dana")).get("/api/games").json()
-    assert not any(stranger[k] for k in ("your_move", "waiting_on_others", "finished"))
+    assert not any(stranger[k] for k in GamesOut.model_fields if k != "older")
 
 
 @pytest.mark.parametrize(
     "body, content_type",
-    [("", "application/json"), ("{not json", "application/json"), ("a=1", "text/plain")],
+    [
+        ("", "application/json"),
+        ("{not json", "application/json"),
+        ("a=1", "text/plain"),
+        ("[]", "application/json"),
+        ("null", "application/json"),
+        ("1", "application/json"),
+    ],
 )
 def test_an_unreadable_body_is_malformed_whatever_it_is(started, body, content_type):
     game = started("imperador")
@@ -111,6 +119,16 @@ def test_an_unreadable_body_is_malformed_whatever_it_is(started, body, content_t
     assert answer.status_code == 400, answer.content
     assert answer.json()["code"] == "malformed"
     assert Game.objects.get(pk=game.pk).version == version
+
+
+def test_a_multipart_body_is_malformed_not_a_crash(started):
+    game = started("imperador")
+    api = _api(seat_users(game)[0])
+    for path in (f"/api/games/{game.pk}/actions", "/api/games"):
+        answer = api.post(path, {"version": "1"})  # the test client's default: multipart
+        assert answer.status_code == 400, answer.content
+        assert answer.json()["code"] == "malformed"
+    assert Game.objects.count() == 1
 
 
 def test_a_field_error_names_the_field_once(started):

@@ -62,3 +62,16 @@ def test_a_full_table_says_who_starts_it(trio):
     assert _status(_row(bob, game)) == "Full: waiting for the start"
     services.game_start(alice, game.pk)
     assert "left" in _status(_row(bob, game))  # in play: the time left of the wait
+
+
+def test_a_full_live_table_asks_an_unready_player_for_ready(trio):
+    alice, bob, carol = trio
+    game = services.game_create(
+        alice, engine="imperador", seats=3, pace="live", invite=["bob", "carol"]
+    )
+    services.game_join(bob, game.pk)
+    services.game_join(carol, game.pk)
+    assert _status(_row(bob, game)) == "Full: press “I’m ready”"
+    services.seat_ready(bob, game.pk)
+    assert _status(_row(bob, game)) == "Full: waiting for the start"
+    assert _status(_row(carol, game)) == "Full: press “I’m ready”"
