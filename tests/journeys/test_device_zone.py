@@ -1,0 +1,38 @@
+"""The profile offers the device's time zone when the saved one differs (static/js/zone.js):
+one click picks it, Save keeps it."""
+
+from __future__ import annotations
+
+import pytest
+
+from accounts.models import User
+
+pytestmark = pytest.mark.browser
+
+
+def test_the_profile_offers_the_devices_time_zone(stack, new_page, make_user):
+    from django.conf import settings
+    from django.test import Client
+
+    player = make_user("zoe")
+    assert player.time_zone == "UTC"
+    client = Client()
+    client.force_login(player)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page = new_page(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": stack.base}],
+        timezone_id="Asia/Tehran",
+    )
+    page.goto(f"{stack.base}/profile/")
+    offer = page.locator("[data-device-zone]")
+    offer.wait_for(state="visible")
+    assert "Asia/Tehran" in offer.inner_text()
+    offer.click()
+    assert page.locator('select[name="time_zone"]').input_value() == "Asia/Tehran"
+    assert offer.is_hidden()
+    with page.expect_navigation():
+        page.locator('form:has(select[name="time_zone"]) button[type="submit"]').first.click()
+    assert User.objects.get(pk=player.pk).time_zone == "Asia/Tehran"
+    page.goto(f"{stack.base}/profile/")  # the zone saved is the device's: nothing offered
+    page.wait_for_load_state("load")
+    assert page.locator("[data-device-zone]").is_hidden()
