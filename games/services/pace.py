@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 
 from accounts.notifications import is_present
 from games.errors import GameError, NotActive, NotAllowed
-from games.models import Game, PaceSwitch, Seat
+from games.models import Game, Pace, PaceSwitch, Seat
 from games.services.change import GameChange
 
 
@@ -30,11 +30,16 @@ def may_propose(game: Game, seats: list[Seat], user: Any) -> bool:
     """Shown on the table: the Live pace is off, no proposal is open, everyone is here."""
     return (
         game.status == Game.Status.ACTIVE
-        and game.live_since is None
+        and not _plays_live(game)
         and game.live_offer is None
         and any(s.user_id == user.pk for s in humans(seats))
         and all_present(game.pk, seats)
     )
+
+
+def _plays_live(game: Game) -> bool:
+    """Switched to the Live pace on demand, or made at it: a Live table has nothing to switch."""
+    return game.live_since is not None or game.pace == Pace.LIVE
 
 
 def _human_seat(change: GameChange, user: Any) -> Seat:
@@ -50,7 +55,7 @@ def live_propose(user: Any, game_id: int) -> None:
     with GameChange(game_id) as change:
         seat = _human_seat(change, user)
         game = change.game
-        if game.live_since is not None:
+        if _plays_live(game):
             raise GameError(_("This table already plays live."), "already_live")
         if game.live_offer is not None:
             raise GameError(_("Playing live was already proposed."), "already_proposed")

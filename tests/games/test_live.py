@@ -14,6 +14,7 @@ from asgiref.sync import sync_to_async
 from channels.layers import get_channel_layer
 from django.contrib.auth.models import AnonymousUser
 from django.db import connection
+from django.test import Client
 
 from accounts import notifications
 from accounts.services import friendship_create, user_block
@@ -377,3 +378,37 @@ def test_with_the_in_memory_layer_a_change_made_elsewhere_still_reaches_the_page
     fresh = Game.objects.get(pk=game.pk)
     assert frame["type"] == "state" and frame["revision"] == fresh.revision_for(0)
     assert frame["game"]["view"] == engine.view(fresh.state, 0)
+
+
+def test_a_table_made_at_live_pace_is_not_offered_to_play_live(started):
+    async def offered_and_proposed(game, users) -> tuple[bool, str]:
+        """With everyone at the table: is the offer on the first player's page, and what does
+        proposing answer?"""
+        sockets = [await at_the_table(users[seat], game.pk) for seat in users]
+        try:
+            client = Client()
+            await sync_to_async(client.force_login)(users[0])
+            page = await sync_to_async(client.get)(f"/games/{game.pk}/")
+            offered = "play live now" in page.content.decode()
+            try:
+                await sync_to_async(services.live_propose)(users[0], game.pk)
+            except GameError as refused:
+                return offered, refused.code
+            return offered, "proposed"
+        finally:
+            for socket in sockets:
+                await socket.disconnect()
+
+    daily = started("mogel-motte")
+    assert asyncio.run(offered_and_proposed(daily, seat_users(daily))) == (True, "proposed")
+    alice, bob, carol = (seat_users(daily)[i] for i in range(3))
+    live = services.game_create(
+        alice, engine="mogel-motte", seats=3, pace="live", invite=["bob", "carol"]
+    )
+    for player in (bob, carol):
+        services.game_join(player, live.pk)
+        services.seat_ready(player, live.pk)
+    services.game_start(alice, live.pk)
+    live.refresh_from_db()
+    assert asyncio.run(offered_and_proposed(live, seat_users(live))) == (False, "already_live")
+    assert not PaceSwitch.objects.filter(game=live).exists()
