@@ -86,7 +86,8 @@ class Words:
         if not isinstance(scores, list | tuple):
             return ""
         return comma().join(
-            _("%(name)s %(points)s") % {"name": self.name(seat), "points": points}
+            # in brackets: "Bot 2 (3)", not "Bot 2 3"
+            _("%(name)s (%(points)s)") % {"name": self.name(seat), "points": points}
             for seat, points in enumerate(scores)
         )
 

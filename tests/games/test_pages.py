@@ -278,6 +278,8 @@ def test_a_mogel_motte_game_ends_in_one_sentence_with_penalty_points_and_winners
     result = {"winners": [2], "losers": [0, 1], "scores": [9, 7, 3], "reason": "3 rounds played"}
     text = history.sentence("mogel-motte", {"kind": "game_over", "data": result}, names)
     assert text.startswith("Game over. Penalty points:") and "Winner: Cosima" in text
+    # each score beside its name in brackets: "Bot 2 3" read as one number
+    assert "Anouk (9), Bertil (7), Cosima (3)" in text
     # games stored before the end was one event still read as they did
     old = history.sentence(
         "mogel-motte", {"kind": "game_result", "data": {"result": result}}, names
