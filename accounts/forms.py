@@ -12,6 +12,7 @@ from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
 from accounts import selectors
+from accounts.languages import own_names
 from accounts.models import AVATAR_COLOUR_CHOICES, EmailPreference, Notification, User
 from accounts.names import checked_display_name
 
@@ -51,7 +52,7 @@ class ProfileForm(forms.Form):
     avatar_colour = forms.ChoiceField(
         label=_("Avatar colour"), choices=AVATAR_COLOUR_CHOICES, widget=forms.RadioSelect
     )
-    language = forms.ChoiceField(label=_("Preferred language"), choices=settings.LANGUAGES)
+    language = forms.ChoiceField(label=_("Preferred language"), choices=own_names)
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
         choices=time_zone_choices,

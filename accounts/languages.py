@@ -18,3 +18,18 @@ def reader_language(cookies: Mapping[str, str], user: Any) -> str:
         return translation.get_supported_language_variant(chosen) if chosen else ""
     except LookupError:
         return ""
+
+
+def own_names() -> list[tuple[str, str]]:
+    """Each language by its own name, capitalised alike ("Čeština", "Français", "فارسی"): a
+    reader looks for their own language's name, not its name in the language on screen."""
+    return [(code, OWN_NAMES.get(code, code)) for code, _name in settings.LANGUAGES]
+
+
+OWN_NAMES = {
+    "en": "English",
+    "fa": "فارسی",
+    "cs": "Čeština",
+    "pt": "Português",
+    "fr": "Français",
+}
