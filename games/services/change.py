@@ -313,6 +313,11 @@ class GameChange:
         elif game.status != Game.Status.ACTIVE:
             game.deadline_at = None
             game.remind_at = None
+        if game.is_over:
+            # Once it is over every seat reads the game's own revision (Game._mark). A seat that
+            # saw secret changes counts past it: its page held a higher number than the end's
+            # and never fetched the final position.
+            game.revision = max(game.revision, *game.seat_revisions)
         self._settle_bots_moment()
         # Who the wait still waits on changes with every answer inside a window, too.
         game.wait_mask = (
@@ -407,11 +412,6 @@ class GameChange:
         else:
             for index in observers:
                 revisions[index] += 1
-        if self.over() or game.is_over:
-            # Once it is over every seat reads the game's own revision (Game._mark). A seat that
-            # saw secret changes counts past it: its page held a higher number than the end's
-            # and never fetched the final position.
-            game.revision = max(game.revision, *revisions)
         game.seat_versions, game.seat_revisions = versions, revisions
 
     def _settle_deadline(self) -> None:
