@@ -27,7 +27,7 @@ from accounts.languages import reader_language
 from games import selectors, services
 from games.catalog import registry as catalog
 from games.engines.registry import ENGINES
-from games.errors import GameError, GameNotFound, NotAllowed, StaleVersion
+from games.errors import GameError, GameNotFound, KeyReused, NotAllowed, StaleVersion
 from games.models import Game, Pace, Seat
 
 
@@ -139,12 +139,17 @@ def _error(request: HttpRequest, status: int, code: str, message: str, **extra: 
 @api.exception_handler(GameError)
 def game_error(request: HttpRequest, exc: GameError) -> Any:
     extra: dict[str, Any] = {}
-    if isinstance(exc, StaleVersion):
-        extra["version"] = exc.version
+    if isinstance(exc, StaleVersion | KeyReused):
+        # the current game comes with it: a bot need not read it again before its next move
         game = Game.objects.filter(pk=getattr(request, "_fibbers_game_id", None)).first()
         if game is not None:
             extra["game"] = selectors.game_payload(game, request.auth)
             del extra["game"]["revision"]  # the pages' counter; GameOut has none
+        version = getattr(exc, "version", None)
+        if version is None and game is not None:
+            version = extra["game"]["version"]
+        if version is not None:
+            extra["version"] = version
     return _error(request, exc.status, exc.code, exc.message, **extra)
 
 

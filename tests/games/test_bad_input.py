@@ -85,6 +85,9 @@ def test_an_idempotency_key_is_never_cut_and_never_makes_another_move(started):
     assert reused.status_code == 409 and reused.json()["code"] == "key_reused"
     game.refresh_from_db()
     assert game.version == played
+    # with the game as it is, as a stale version's answer: the bot need not read it again
+    assert reused.json()["version"] == game.version_for(seat) == reused.json()["game"]["version"]
+    assert "revision" not in reused.json()["game"]
     assert Event.objects.filter(game=game, key="k1").count() == 1
 
 
