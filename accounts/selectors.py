@@ -135,8 +135,8 @@ class NoticeGroup:
     earlier: list[Notification] = field(default_factory=list)
 
     @property
-    def unread_ids(self) -> list[int]:
-        return [n.pk for n in (self.newest, *self.earlier) if n.read_at is None]
+    def unread(self) -> bool:
+        return any(n.read_at is None for n in (self.newest, *self.earlier))
 
 
 def notice_groups(notes: Iterable[Notification]) -> list[NoticeGroup]:

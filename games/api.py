@@ -463,14 +463,13 @@ def list_games(request: HttpRequest, before: int | None = None) -> Any:
 
 def _line(game: Game) -> dict[str, Any]:
     rows = game.seat_rows  # type: ignore[attr-defined]  (selectors.my_games read them)
-    winners = (game.result or {}).get("winners") if game.status == Game.Status.FINISHED else None
     return {
         "id": game.pk,
         "game": game.engine,
         "status": game.status,
         "players": [Seat.label(*row) for row in rows],
         "deadline": game.deadline_at.isoformat() if game.deadline_at else None,
-        "winners": [Seat.label(*r) for r in rows if r[0] in winners] if winners else None,
+        "winners": selectors.winner_names(game) or None,
     }
 
 

@@ -377,16 +377,28 @@ def my_games(user: Any, before: int | None = None, also: list[Game] | None = Non
     return MyGames(mine, others, lobby, finished, older)
 
 
+def winner_seats(game: Game) -> list[int]:
+    """Who won a finished game (public once it is over); none for any other."""
+    if game.status != Game.Status.FINISHED:
+        return []
+    return (game.result or {}).get("winners") or []
+
+
+def winner_names(game: Game) -> list[str]:
+    """The winners' names, from the seat rows ``my_games`` read (no query)."""
+    winners = winner_seats(game)
+    return [Seat.label(*row) for row in game.seat_rows if row[0] in winners]  # type: ignore[attr-defined]
+
+
 def _outcome(game: Game) -> str:
     """A finished game's line for one of its players, as its result notice says it ("You
     won", "Bob won"); empty for an aborted game or one without winners."""
-    winners = (game.result or {}).get("winners") or []
-    if game.status != Game.Status.FINISHED or not winners:
+    winners = winner_seats(game)
+    if not winners:
         return ""
     if game.my_seat in winners:  # type: ignore[attr-defined]
         return _("You won")
-    names = [Seat.label(*row) for row in game.seat_rows if row[0] in winners]  # type: ignore[attr-defined]
-    return _("%(winners)s won") % {"winners": join(names)}
+    return _("%(winners)s won") % {"winners": join(winner_names(game))}
 
 
 def _names(rows: list[tuple[int, bool, str | None]]) -> str:
