@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import zoneinfo
-from functools import cache
 from typing import Any
 
 from django import forms
@@ -11,21 +9,24 @@ from django.conf import settings
 from django.utils import translation
 from django.utils.translation import gettext_lazy as _
 
-from accounts import selectors
+from accounts import selectors, time_zones
 from accounts.languages import own_names
 from accounts.models import AVATAR_COLOUR_CHOICES, EmailPreference, Notification, User
 from accounts.names import checked_display_name
 
 
-@cache
-def time_zone_choices() -> list[tuple[str, str]]:
-    zones = sorted(zone for zone in zoneinfo.available_timezones() if "/" in zone or zone == "UTC")
-    return [(zone, zone.replace("_", " ")) for zone in zones]
-
-
 def known_time_zone(name: str) -> str | None:
-    """``name`` if it is one of the zones the profile offers, else None."""
-    return name if name in dict(time_zone_choices()) else None
+    """The zone to store for ``name`` (a browser may report an old name of it), or None."""
+    return time_zones.offered_zone(name)
+
+
+def profile_zone_choices(current: str) -> list[tuple[str, str]]:
+    """The offered zones in the page's language, and the player's own if it is not one of
+    them (a name stored before the list was narrowed), so that saving keeps it."""
+    choices = list(time_zones.zone_choices(translation.get_language() or settings.LANGUAGE_CODE))
+    if current and current not in time_zones.offered_zones():
+        choices.insert(1, (current, current.replace("_", " ")))
+    return choices
 
 
 class SignupExtras(forms.Form):
@@ -55,7 +56,6 @@ class ProfileForm(forms.Form):
     language = forms.ChoiceField(label=_("Preferred language"), choices=own_names)
     time_zone = forms.ChoiceField(
         label=_("Time zone"),
-        choices=time_zone_choices,
         help_text=_("Deadlines and times are shown in this time zone."),
     )
     email_preference = forms.ChoiceField(
@@ -68,6 +68,7 @@ class ProfileForm(forms.Form):
     def __init__(self, *args, user: User | None = None, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
+        self.fields["time_zone"].choices = profile_zone_choices(user.time_zone if user else "")
 
     def clean_display_name(self) -> str:
         return checked_display_name(self.cleaned_data["display_name"], self.user)

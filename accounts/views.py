@@ -23,7 +23,7 @@ from django.views import i18n
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
-from accounts import notifications, push, selectors, services
+from accounts import notifications, push, selectors, services, time_zones
 from accounts.forms import (
     AccountCloseForm,
     ApiTokenForm,
@@ -89,6 +89,8 @@ def _render_profile(
         "push_devices": devices,
         # the script says "this device receives" only for a subscription the server keeps
         "push_endpoints": json.dumps([device.endpoint for device in devices]),
+        # old zone names a browser may report, to the listed zone each stands for (zone.js)
+        "old_zone_names": time_zones.old_names(),
     }
     return render(request, "accounts/profile.html", context)
 

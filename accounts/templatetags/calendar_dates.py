@@ -16,6 +16,8 @@ from django import template
 from django.template.defaultfilters import date as django_date
 from django.utils.translation import get_language
 
+from accounts import time_zones
+
 register = template.Library()
 
 # The months of the Solar Hijri year, as Persian writes them.
@@ -57,3 +59,9 @@ def calendar_date(value: Any, fmt: str = "DATE_FORMAT") -> str:
     if get_language() == "fa" and isinstance(value, date):
         return solar_hijri(value, fmt)
     return django_date(value, fmt)
+
+
+@register.filter
+def zone_name(value: str | None) -> str:
+    """A stored time zone as the reader's language names it ("Česko — Praha")."""
+    return time_zones.zone_label(value or time_zones.UTC, get_language() or "en")

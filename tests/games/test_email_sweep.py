@@ -355,6 +355,6 @@ def test_a_turns_email_says_when_it_is_due_on_the_players_clock(started):
     (sent,) = [m for m in mail.outbox if m.to == [owed.email]]
     game.refresh_from_db()
     local = timezone.localtime(game.deadline_at, zoneinfo.ZoneInfo("Asia/Tehran"))
-    said = f"Due by {dateformat.format(local, settings.DATETIME_FORMAT)} (Asia/Tehran)."
+    said = f"Due by {dateformat.format(local, settings.DATETIME_FORMAT)} (Iran — Tehran)."
     assert said in sent.body
     assert said in sent.alternatives[0][0], "the HTML part too"

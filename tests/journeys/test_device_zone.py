@@ -26,7 +26,7 @@ def test_the_profile_offers_the_devices_time_zone(stack, new_page, make_user):
     page.goto(f"{stack.base}/profile/")
     offer = page.locator("[data-device-zone]")
     offer.wait_for(state="visible")
-    assert "Asia/Tehran" in offer.inner_text()
+    assert offer.inner_text().endswith("Iran — Tehran")  # as the list names it
     offer.click()
     assert page.locator('select[name="time_zone"]').input_value() == "Asia/Tehran"
     assert offer.is_hidden()
@@ -36,3 +36,30 @@ def test_the_profile_offers_the_devices_time_zone(stack, new_page, make_user):
     page.goto(f"{stack.base}/profile/")  # the zone saved is the device's: nothing offered
     page.wait_for_load_state("load")
     assert page.locator("[data-device-zone]").is_hidden()
+
+
+def test_a_device_reporting_an_old_zone_name_is_offered_its_listed_zone(stack, new_page, make_user):
+    """Chromium, like ICU, reports India's zone as "Asia/Calcutta"; the list offers its current
+    name. The offer names it in the page's language, and Save stores the listed zone."""
+    from django.conf import settings
+    from django.test import Client
+
+    player = make_user("ravi")
+    User.objects.filter(pk=player.pk).update(language="cs")
+    client = Client()
+    client.force_login(player)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    page = new_page(
+        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": stack.base}],
+        timezone_id="Asia/Calcutta",
+    )
+    page.goto(f"{stack.base}/profile/")
+    assert page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone") == "Asia/Calcutta"
+    offer = page.locator("[data-device-zone]")
+    offer.wait_for(state="visible")
+    assert offer.inner_text().endswith("Indie — Kolkata")
+    offer.click()
+    assert page.locator('select[name="time_zone"]').input_value() == "Asia/Kolkata"
+    with page.expect_navigation():
+        page.locator('form:has(select[name="time_zone"]) button[type="submit"]').first.click()
+    assert User.objects.get(pk=player.pk).time_zone == "Asia/Kolkata"
