@@ -10,19 +10,24 @@ from accounts.models import User
 pytestmark = pytest.mark.browser
 
 
-def test_the_profile_offers_the_devices_time_zone(stack, new_page, make_user):
+def _signed_in_page(stack, new_page, player, zone):
+    """A page signed in as ``player`` on a device whose clock is in ``zone``."""
     from django.conf import settings
     from django.test import Client
 
-    player = make_user("zoe")
-    assert player.time_zone == "UTC"
     client = Client()
     client.force_login(player)
     cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    page = new_page(
+    return new_page(
         [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": stack.base}],
-        timezone_id="Asia/Tehran",
+        timezone_id=zone,
     )
+
+
+def test_the_profile_offers_the_devices_time_zone(stack, new_page, make_user):
+    player = make_user("zoe")
+    assert player.time_zone == "UTC"
+    page = _signed_in_page(stack, new_page, player, "Asia/Tehran")
     page.goto(f"{stack.base}/profile/")
     offer = page.locator("[data-device-zone]")
     offer.wait_for(state="visible")
@@ -41,18 +46,9 @@ def test_the_profile_offers_the_devices_time_zone(stack, new_page, make_user):
 def test_a_device_reporting_an_old_zone_name_is_offered_its_listed_zone(stack, new_page, make_user):
     """Chromium, like ICU, reports India's zone as "Asia/Calcutta"; the list offers its current
     name. The offer names it in the page's language, and Save stores the listed zone."""
-    from django.conf import settings
-    from django.test import Client
-
     player = make_user("ravi")
     User.objects.filter(pk=player.pk).update(language="cs")
-    client = Client()
-    client.force_login(player)
-    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
-    page = new_page(
-        [{"name": settings.SESSION_COOKIE_NAME, "value": cookie, "url": stack.base}],
-        timezone_id="Asia/Calcutta",
-    )
+    page = _signed_in_page(stack, new_page, player, "Asia/Calcutta")
     page.goto(f"{stack.base}/profile/")
     assert page.evaluate("Intl.DateTimeFormat().resolvedOptions().timeZone") == "Asia/Calcutta"
     offer = page.locator("[data-device-zone]")
