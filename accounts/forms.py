@@ -20,12 +20,19 @@ def known_time_zone(name: str) -> str | None:
     return time_zones.offered_zone(name)
 
 
-def profile_zone_choices(current: str) -> list[tuple[str, str]]:
-    """The offered zones in the page's language, and the player's own if it is not one of
-    them (a name stored before the list was narrowed), so that saving keeps it."""
+def profile_zone(stored: str) -> str:
+    """The list's entry for a stored zone: an old name ("US/Eastern", kept from before the
+    list was narrowed) is shown as the zone it stands for."""
+    return time_zones.offered_zone(stored) or stored
+
+
+def profile_zone_choices(stored: str) -> list[tuple[str, str]]:
+    """The offered zones in the page's language, and the player's own if the list has no
+    entry for it ("Etc/GMT+3"), so that saving keeps it."""
     choices = list(time_zones.zone_choices(translation.get_language() or settings.LANGUAGE_CODE))
-    if current and current not in time_zones.offered_zones():
-        choices.insert(1, (current, current.replace("_", " ")))
+    shown = profile_zone(stored)
+    if shown and shown not in time_zones.offered_zones():
+        choices.insert(1, (shown, shown.replace("_", " ")))
     return choices
 
 
@@ -82,7 +89,7 @@ class ProfileForm(forms.Form):
             "display_name": user.display_name,
             "avatar_colour": user.avatar_colour,
             "language": user.language or current,
-            "time_zone": user.time_zone,
+            "time_zone": profile_zone(user.time_zone),
             "email_preference": user.email_preference,
             "email_reminders": user.email_reminders,
         }

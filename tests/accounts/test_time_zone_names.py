@@ -43,23 +43,35 @@ def test_the_profile_names_zones_in_the_players_language(client, alice, language
     assert len(set(options.values())) == len(options)
 
 
-def test_a_zone_stored_by_its_old_name_stays_chosen_and_is_kept_by_a_save(client, alice):
-    User.objects.filter(pk=alice.pk).update(time_zone="US/Eastern")
+@pytest.mark.parametrize(
+    "stored, shown, kept",
+    [
+        # an old name is shown, and saved, as the listed zone it stands for
+        ("US/Eastern", "America/New_York", "America/New_York"),
+        ("Asia/Calcutta", "Asia/Kolkata", "Asia/Kolkata"),
+        # a zone the list has no entry for is listed for its player alone, and kept
+        ("Etc/GMT+3", "Etc/GMT+3", "Etc/GMT+3"),
+    ],
+)
+def test_a_stored_zone_the_list_does_not_name_stays_chosen(client, alice, stored, shown, kept):
+    User.objects.filter(pk=alice.pk).update(time_zone=stored)
     client.force_login(alice)
     body = client.get(reverse("profile")).content.decode()
-    assert re.search(r'<option value="US/Eastern" selected>', body)
+    assert f'<option value="{shown}" selected>' in body
+    select = re.search(r'<select name="time_zone".*?</select>', body, re.S).group(0)
+    assert select.count(" selected>") == 1
     client.post(
         reverse("profile"),
         {
             "display_name": "",
             "avatar_colour": alice.avatar_colour,
             "language": "en",
-            "time_zone": "US/Eastern",
+            "time_zone": shown,
             "email_preference": alice.email_preference,
         },
     )
     alice.refresh_from_db()
-    assert alice.time_zone == "US/Eastern" and alice.language == "en"
+    assert alice.time_zone == kept and alice.language == "en"
 
 
 def test_an_unlisted_zone_is_refused_by_the_form(client, alice):
