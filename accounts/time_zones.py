@@ -35,14 +35,24 @@ def offered_zones() -> frozenset[str]:
     return frozenset({zone for zone in known if zone.startswith(REGIONS)} | {UTC})
 
 
-def _cldr_id(zone: str) -> str:
-    """CLDR's id for a zone: it keeps the old names ("Asia/Calcutta") as its own."""
+def _current_name(zone: str) -> str:
+    """The tz database's current name for an old one ("Asia/Calcutta" → "Asia/Kolkata")."""
     return get_global("zone_aliases").get(zone, zone)
 
 
 @cache
-def _offered_by_cldr_id() -> dict[str, str]:
-    return {_cldr_id(zone): zone for zone in offered_zones()}
+def _cldr_ids() -> dict[str, tuple[str, ...]]:
+    """Every name of a zone, by its current name: CLDR keys its city names by the old ones
+    ("Asia/Calcutta"), the profile stores the current one."""
+    names: dict[str, list[str]] = {}
+    for old, current in get_global("zone_aliases").items():
+        names.setdefault(current, [current]).append(old)
+    return {current: tuple(all_names) for current, all_names in names.items()}
+
+
+@cache
+def _offered_by_current_name() -> dict[str, str]:
+    return {_current_name(zone): zone for zone in offered_zones()}
 
 
 def offered_zone(name: str) -> str | None:
@@ -52,7 +62,7 @@ def offered_zone(name: str) -> str | None:
         return name
     if not name or name not in zoneinfo.available_timezones():
         return None
-    return _offered_by_cldr_id().get(_cldr_id(name), name)
+    return _offered_by_current_name().get(_current_name(name), name)
 
 
 def _locale(language: str) -> Locale:
@@ -63,12 +73,15 @@ def _locale(language: str) -> Locale:
 
 
 def _city(zone: str, locale: Locale) -> str:
-    cldr_id = _cldr_id(zone)
-    for names in (locale.time_zones, Locale.parse("en").time_zones):
-        city = names.get(cldr_id, {}).get("city")
-        if city:
-            return city
-    return zone.rsplit("/", 1)[-1].replace("_", " ")
+    current = _current_name(zone)
+    names = _cldr_ids().get(current, (current,))
+    for cities in (locale.time_zones, Locale.parse("en").time_zones):
+        for name in names:
+            city = cities.get(name, {}).get("city")
+            if city:
+                return city
+    # CLDR names a city only where it differs from the zone's own last part
+    return current.rsplit("/", 1)[-1].replace("_", " ")
 
 
 def zone_label(zone: str, language: str) -> str:
@@ -76,7 +89,12 @@ def zone_label(zone: str, language: str) -> str:
     if zone == UTC:
         return UTC
     locale = _locale(language)
-    territory = get_global("zone_territories").get(_cldr_id(zone))
+    territories = get_global("zone_territories")
+    current = _current_name(zone)
+    territory = next(
+        (territories[name] for name in _cldr_ids().get(current, (current,)) if name in territories),
+        None,
+    )
     country = locale.territories.get(territory) if territory and territory != "001" else None
     city = _city(zone, locale)
     return f"{country} — {city}" if country else city

@@ -21,21 +21,25 @@ def _options(body: str) -> dict[str, str]:
 
 
 @pytest.mark.parametrize(
-    "language, prague, tehran",
+    "language, prague, tehran, kolkata",
     [
-        ("cs", "Česko — Praha", "Írán — Teherán"),
-        ("fa", "چک — پراگ", "ایران — تهران"),
-        ("fr", "Tchéquie — Prague", "Iran — Téhéran"),
-        ("pt-br", "Tchéquia — Praga", "Irã — Teerã"),
-        ("en", "Czechia — Prague", "Iran — Tehran"),
+        ("cs", "Česko — Praha", "Írán — Teherán", "Indie — Kalkata"),
+        ("fa", "چک — پراگ", "ایران — تهران", "هند — کلکته"),
+        ("fr", "Tchéquie — Prague", "Iran — Téhéran", "Inde — Calcutta"),
+        ("pt-br", "Tchéquia — Praga", "Irã — Teerã", "Índia — Calcutá"),
+        ("en", "Czechia — Prague", "Iran — Tehran", "India — Kolkata"),
     ],
 )
-def test_the_profile_names_zones_in_the_players_language(client, alice, language, prague, tehran):
+def test_the_profile_names_zones_in_the_players_language(
+    client, alice, language, prague, tehran, kolkata
+):
     User.objects.filter(pk=alice.pk).update(language=language)
     client.force_login(alice)
     options = _options(client.get(reverse("profile")).content.decode())
     assert options["Europe/Prague"] == prague
     assert options["Asia/Tehran"] == tehran
+    # CLDR keys this city by its old name (Asia/Calcutta)
+    assert options["Asia/Kolkata"] == kolkata
     assert next(iter(options)) == "UTC"
     # one entry a zone: the old names ("Asia/Calcutta", "US/Eastern") are not listed again
     assert "Asia/Kolkata" in options and "Asia/Calcutta" not in options
