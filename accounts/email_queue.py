@@ -98,6 +98,10 @@ def deliver(note: Notification, now: datetime) -> str:
             note.text,
             "notification",
             {"note": note, "url": mailing.absolute(note.url), "deadline": deadline},
+            # the notice is stored text, written in the player's language of the time: the
+            # email around it speaks that one too, not a language chosen since (one email,
+            # one language)
+            language=note.language,
         )
     except Exception as exc:
         refused = isinstance(exc, smtplib.SMTPRecipientsRefused)

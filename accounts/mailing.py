@@ -27,7 +27,10 @@ def absolute(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
-def send(user: User, subject: str, template: str, context: dict[str, Any]) -> None:
+def send(
+    user: User, subject: str, template: str, context: dict[str, Any], language: str = ""
+) -> None:
+    """``language``: the one the subject was written in, if not the reader's current one."""
     token = notifications.unsubscribe_token(user)
     unsubscribe = absolute(reverse("unsubscribe", args=[token]))
     context = {
@@ -39,7 +42,7 @@ def send(user: User, subject: str, template: str, context: dict[str, Any]) -> No
     }
     # the reader's language, and times on their clock (a deadline, a digest's "since")
     with (
-        translation.override(user.language or settings.LANGUAGE_CODE),
+        translation.override(language or user.language or settings.LANGUAGE_CODE),
         timezone.override(user_zone(user)),
     ):
         text = render_to_string(f"email/{template}.txt", context)

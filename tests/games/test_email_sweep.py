@@ -358,3 +358,25 @@ def test_a_turns_email_says_when_it_is_due_on_the_players_clock(started):
     said = f"Due by {dateformat.format(local, settings.DATETIME_FORMAT)} (Iran — Tehran)."
     assert said in sent.body
     assert said in sent.alternatives[0][0], "the HTML part too"
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize("switched_to", ["fa", "en"])
+def test_an_email_speaks_the_language_its_notice_was_written_in(started, switched_to):
+    """A notice is stored text in the player's language of the time. A player who switches
+    language before its email leaves gets one email in one language (the notice's), not a
+    Persian greeting around an English notice."""
+    from accounts import services as account_services
+
+    game = turn_game(started)
+    owed = owed_user(game)
+    notes = Notification.objects.filter(user=owed, game_id=game.pk, email="pending")
+    assert {note.language for note in notes} == {"en"}
+    assert any(note.text.startswith("Your turn") for note in notes)
+    account_services.profile_update(owed, language=switched_to)
+    send_due_emails(due())
+    (sent,) = [m for m in mail.outbox if m.to == [owed.email]]
+    assert sent.body.startswith(f"Hello {owed.name},")
+    assert "Open the table:" in sent.body and "سلام" not in sent.body
+    html = sent.alternatives[0][0]
+    assert '<html lang="en" dir="ltr">' in html
