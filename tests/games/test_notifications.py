@@ -488,7 +488,13 @@ def test_a_persian_players_emails_read_right_to_left(started):
     _seat, user = waited_user(game)
     user.language = "fa"
     user.save()
-    note = Notification.objects.get(user=user, kind=Notification.Kind.YOUR_TURN, game_id=game.pk)
+    # a turn notice written in Persian (the start's was written while the player read English,
+    # and its email speaks English: test_email_sweep)
+    game.refresh_from_db()
+    note = notifications.notify(
+        user, Notification.Kind.YOUR_TURN, "نوبت شما", "/games/1/", game.pk, game.wait_seq
+    )
+    assert note.language == "fa"
     assert send_notification_email(note.pk) == "send"
     user.email_preference = EmailPreference.DIGEST
     user.save()
