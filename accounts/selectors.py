@@ -6,7 +6,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Q, QuerySet
+from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from accounts.models import ApiToken, Block, FriendRequest, Friendship, Notification, User
 
@@ -123,13 +123,13 @@ def active_tokens(user: User) -> QuerySet[ApiToken]:
     return ApiToken.objects.filter(user=user, revoked_at__isnull=True).order_by("-created_at")
 
 
-NOTICES_PAGE = 100
+NOTICES_PAGE = 100  # rows: a table's notices are one row, a notice without a table one
 
 
 @dataclass
 class NoticeGroup:
-    """One table's notices of a page, newest first (a friend request stands alone): a player
-    back after days reads one row per table instead of every turn it had since."""
+    """One table's notices, newest first (a friend request stands alone): a player back after
+    days reads one row per table instead of every turn it had since."""
 
     newest: Notification
     earlier: list[Notification] = field(default_factory=list)
@@ -139,17 +139,37 @@ class NoticeGroup:
         return any(n.read_at is None for n in (self.newest, *self.earlier))
 
 
-def notice_groups(notes: Iterable[Notification]) -> list[NoticeGroup]:
-    """The notices (newest first) grouped by table, each group where its newest notice is."""
-    groups: list[NoticeGroup] = []
-    by_game: dict[int, NoticeGroup] = {}
-    for note in notes:
-        group = by_game.get(note.game_id) if note.game_id is not None else None
-        if group is not None:
-            group.earlier.append(note)
-            continue
-        group = NoticeGroup(note)
-        groups.append(group)
-        if note.game_id is not None:
-            by_game[note.game_id] = group
-    return groups
+def notice_rows(user: User) -> QuerySet[Notification]:
+    """The newest notice of each table and every notice without one, newest first: what the
+    notifications page pages through, so that a table is one row on one page however many
+    notices it has (paged by notice, a long table began again as a row of the next page)."""
+    newer_of_its_table = Notification.objects.filter(
+        user=OuterRef("user"), game_id=OuterRef("game_id")
+    ).filter(
+        Q(created_at__gt=OuterRef("created_at"))
+        | Q(created_at=OuterRef("created_at"), pk__gt=OuterRef("pk"))
+    )
+    return (
+        Notification.objects.filter(user=user)
+        .filter(Q(game_id__isnull=True) | ~Exists(newer_of_its_table))
+        .order_by("-created_at", "-pk")
+    )
+
+
+def notice_groups(user: User, rows: Iterable[Notification]) -> list[NoticeGroup]:
+    """A page of ``notice_rows`` with each table's earlier notices under its row."""
+    rows = list(rows)
+    games = {row.game_id for row in rows if row.game_id is not None}
+    earlier: dict[int, list[Notification]] = {}
+    if games:
+        older = (
+            Notification.objects.filter(user=user, game_id__in=games)
+            .exclude(pk__in=[row.pk for row in rows])
+            .order_by("-created_at", "-pk")
+        )
+        for note in older:
+            earlier.setdefault(note.game_id, []).append(note)
+    return [
+        NoticeGroup(row, earlier.get(row.game_id, []) if row.game_id is not None else [])
+        for row in rows
+    ]

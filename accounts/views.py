@@ -35,7 +35,6 @@ from accounts.models import (
     ApiToken,
     EmailPreference,
     FriendRequest,
-    Notification,
     PushSubscription,
     User,
 )
@@ -398,12 +397,9 @@ def unblock(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @login_required
 def notifications_page(request: HttpRequest) -> HttpResponse:
-    pages = Paginator(
-        Notification.objects.filter(user=request.user).order_by("-created_at", "-pk"),
-        selectors.NOTICES_PAGE,
-    )
+    pages = Paginator(selectors.notice_rows(request.user), selectors.NOTICES_PAGE)
     page = pages.get_page(request.GET.get("page"))
-    groups = selectors.notice_groups(page.object_list)
+    groups = selectors.notice_groups(request.user, page.object_list)
     return render(request, "accounts/notifications.html", {"page": page, "groups": groups})
 
 

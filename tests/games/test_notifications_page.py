@@ -5,9 +5,11 @@ from __future__ import annotations
 
 import random
 import re
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from accounts import notifications
 from accounts.models import Notification
@@ -100,21 +102,43 @@ def _form_fields(row: str) -> dict[str, str]:
     return fields
 
 
-def test_a_table_spread_over_pages_is_marked_read_whole_from_any_page(alice):
+def test_a_table_with_more_notices_than_a_page_is_one_row_on_one_page(alice):
+    """Pages count rows, not notices: a table's 120 notices were a row on page 1 and the same
+    table again on page 2."""
     notices = [
         notifications.Notice(alice, Notification.Kind.TABLE, f"Note {i} about table 7.", game_id=7)
         for i in range(120)
     ]
-    for i in range(0, 120, 10):
+    for i in range(0, 120, 10):  # ten at a time: each batch a moment later than the last
         notifications.notify_all(notices[i : i + 10])
     notifications.notify_all([notifications.Notice(alice, Notification.Kind.REPORT, "Reviewed.")])
+    for i in range(100):  # 100 more tables, older than table 7's notices
+        Notification.objects.create(
+            user=alice,
+            kind=Notification.Kind.TABLE,
+            text=f"Old news of table {1000 + i}.",
+            game_id=1000 + i,
+            created_at=timezone.now() - timedelta(days=2, minutes=i),
+        )
     client = Client()
     client.force_login(alice)
-    second = _rows(client.get("/notifications/?page=2").content.decode())
-    assert len(second) == 1 and "about table 7" in second[0]
+    first = client.get("/notifications/").content.decode()
+    rows = _rows(first)
+    assert len(rows) == 100
+    assert "Reviewed." in rows[0] and "Note 119 about table 7." in rows[1]
+    assert "119 earlier notices from this table" in rows[1]
+    assert sum("about table 7" in row for row in rows) == 1
+    second = client.get("/notifications/?page=2").content.decode()
+    assert "about table 7" not in second
+    assert [
+        ("Old news of table 1098" in r, "Old news of table 1099" in r) for r in _rows(second)
+    ] == [
+        (True, False),
+        (False, True),
+    ]
 
-    answer = client.post("/notifications/read/", _form_fields(second[0]))
-    assert answer["Location"] == "/notifications/?page=2"  # the reader stays where they were
+    answer = client.post("/notifications/read/", _form_fields(rows[1]))
+    assert answer["Location"] == "/notifications/"
     assert not Notification.objects.filter(user=alice, game_id=7, read_at=None).exists()
     assert Notification.objects.filter(user=alice, game_id=None, read_at=None).count() == 1
 
