@@ -52,6 +52,13 @@ def user_for_token(raw: str, entry: Any = _NOT_READ) -> User | None:
     """The active, unbanned owner of a live (unrevoked) token, or None; notes the use.
     ``entry``: the token's cache entry as the request guard read it (the stored bytes, or
     None when there was none), which spares the cache's own round trip."""
+    token = live_token(raw, entry)
+    return token.user if token is not None else None
+
+
+def live_token(raw: str, entry: Any = _NOT_READ) -> ApiToken | None:
+    """``user_for_token``'s token (with its ``user``), for a socket that must close when it is
+    revoked."""
     if not isinstance(raw, str):
         return None
     raw = raw.strip()
@@ -80,7 +87,7 @@ def user_for_token(raw: str, entry: Any = _NOT_READ) -> User | None:
     services.api_token_touch(token)
     if token.last_used_at != before:
         _remember(token)  # the cached copy carries the use, so the next minute writes nothing
-    return user
+    return token
 
 
 def _decoded(entry: Any) -> Any:

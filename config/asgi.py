@@ -15,17 +15,21 @@ from channels.sessions import CookieMiddleware, SessionMiddleware  # noqa: E402
 
 from accounts.middleware import RetiredBackendSocketMiddleware  # noqa: E402
 from games.routing import websocket_urlpatterns  # noqa: E402
+from games.socket_tokens import BearerOrBrowser  # noqa: E402
 
-# Channels' AuthMiddlewareStack, with sessions of retired sign-in backends moved first
+sockets = URLRouter(websocket_urlpatterns)
+# Channels' AuthMiddlewareStack, with sessions of retired sign-in backends moved first; a
+# program's socket with an API token goes round it (games/socket_tokens.py)
 application = ProtocolTypeRouter(
     {
         "http": django_asgi_app,
-        "websocket": AllowedHostsOriginValidator(
-            CookieMiddleware(
-                SessionMiddleware(
-                    RetiredBackendSocketMiddleware(AuthMiddleware(URLRouter(websocket_urlpatterns)))
+        "websocket": BearerOrBrowser(
+            sockets,
+            AllowedHostsOriginValidator(
+                CookieMiddleware(
+                    SessionMiddleware(RetiredBackendSocketMiddleware(AuthMiddleware(sockets)))
                 )
-            )
+            ),
         ),
     }
 )

@@ -106,8 +106,15 @@ them with that `version` and a fresh `key`. Act when `legal_actions` is not empt
 `waiting_for.seats` names every seat a reaction window asked, including those that have
 already answered (who has answered stays secret). Some moves are never owed: in Mogel
 Motte `cheat` and the guard's `accuse` are legal at almost any time, so a bot should play them
-sparingly. Nothing is pushed to a token: poll `GET /api/games` (every 30 s or more is plenty
-at the daily pace) or follow the email and push notices.
+sparingly. To hear of your tables, poll `GET /api/games` (every 30 s or more is plenty at the
+daily pace), or open a WebSocket per game with the same header.
+
+**WebSocket**: `wss://…/ws/games/{id}/` with `Authorization: Bearer fib_…` (no cookie and no
+Origin needed). It sends `{"type": "state", "version", "game"}` (the `game` as `GET
+/api/games/{id}` has it, with `legal_actions`) on connect and after every change you may see;
+send `{"version", "action", "key"}` to move (answer `{"type": "ok"}` or an error as above) and
+`{"type": "heartbeat"}` now and then to show you are at the table. A bad or revoked token
+closes it with code 4401.
 
 **Errors** are `{"error", "code"}`, the `error` in your language, the `code` stable:
 `malformed` (no JSON object), `invalid` (with `detail`), `unauthorized`, `not_found` (also a

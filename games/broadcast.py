@@ -11,9 +11,11 @@ from collections.abc import Iterable
 from typing import Any
 
 from channels.layers import get_channel_layer
+from django.db import transaction
 
 from config.after_response import after_response
 from games.layer_batch import group_send_many
+from games.socket_tokens import token_group_name
 
 log = logging.getLogger(__name__)
 
@@ -106,6 +108,15 @@ def password_reset(sender: Any, request: Any = None, user: Any = None, **kwargs:
     """allauth's ``password_reset``: every socket of the player closes (the reset came from a
     mailed link, not from a session that stays)."""
     _close_sockets(user, None)
+
+
+def token_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """``post_save`` of an API token: once revoked, the sockets it opened close (after the
+    commit, as the token's cache entry is dropped)."""
+    if instance.revoked_at is not None:
+        group = token_group_name(instance.pk)
+        message = {"type": "credentials.changed", "keep": None}
+        transaction.on_commit(lambda: _send([(group, message)]))
 
 
 def _close_sockets(user: Any, keep: str | None) -> None:

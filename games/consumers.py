@@ -39,6 +39,7 @@ from config.inputs import BadInput, parse_json
 from games import broadcast, live_read, selectors, services
 from games.errors import GameError, StaleVersion
 from games.models import Game
+from games.socket_tokens import token_group_name
 
 log = logging.getLogger(__name__)
 
@@ -226,6 +227,13 @@ class Consumer(AsyncJsonWebsocketConsumer):
         the session (``broadcast.sockets_id``), which outlives the key's change at a password
         change. And into the player's account group: a new password closes the sockets of
         the player's other sessions (``broadcast.password_changed``)."""
+        token_id = self.scope.get("api_token_id")
+        if token_id is not None:
+            # a program's socket (games/socket_tokens.py): no session, and a new password
+            # leaves the token working; revoking the token closes it
+            self.session_group, self.account_group = token_group_name(token_id), None
+            await self.channel_layer.group_add(self.session_group, self.channel_name)
+            return
         session = self.scope.get("session")
         sockets_id = None
         if session is not None and getattr(session, "session_key", None):

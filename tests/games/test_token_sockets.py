@@ -1,0 +1,136 @@
+"""A program's socket with an API token (games/socket_tokens.py), through the site's own ASGI
+application (config/asgi.py) and the real Redis layer: it hears moves as a page does, plays,
+and closes when its token is revoked; a bad token is refused, and a browser's socket still
+needs its Origin."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+
+import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+
+from accounts import services as account_services
+from accounts.models import ApiToken
+from games import services
+from games.engines import registry
+from games.models import Game
+from tests.games.helpers import next_human_move, seat_users
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _socket(game_id: int, headers: list[tuple[bytes, bytes]]) -> WebsocketCommunicator:
+    from config.asgi import application
+
+    return WebsocketCommunicator(application, f"/ws/games/{game_id}/", headers=headers)
+
+
+def _bearer(raw: str) -> list[tuple[bytes, bytes]]:
+    return [(b"authorization", f"Bearer {raw}".encode())]
+
+
+def test_a_token_socket_hears_moves_plays_and_closes_when_revoked(started):
+    game = started("cockroach-poker-royal")
+    users = seat_users(game)
+    engine = registry.get(game.engine)
+    token, raw = account_services.api_token_create(users[1], "bot")
+
+    async def scenario():
+        socket = _socket(game.pk, _bearer(raw))  # no Origin, no cookie: a program
+        connected, _ = await socket.connect()
+        assert connected
+        first = await socket.receive_json_from(timeout=5)
+        assert first["type"] == "state" and first["game"]["seat"] == 1
+        assert first["game"]["view"] == engine.view(game.state, 1)  # the token owner's seat
+        assert first["game"]["legal_actions"] == engine.legal_actions(game.state, 1)
+        rng = random.Random(4)
+        for _ in range(6):  # moves of every seat reach it, and it plays its own
+            current = await sync_to_async(Game.objects.get)(pk=game.pk)
+            seat, action = await sync_to_async(next_human_move)(current, rng)
+            if seat == 1:
+                version = current.version_for(1)
+                await socket.send_json_to({"version": version, "action": action, "key": f"k{_}"})
+                assert (await socket.receive_json_from(timeout=5))["type"] == "ok"
+            else:
+                await sync_to_async(services.act)(
+                    users[seat], game.pk, current.version_for(seat), action
+                )
+            fresh = await sync_to_async(Game.objects.get)(pk=game.pk)
+            state = await socket.receive_json_from(timeout=5)
+            assert state["type"] == "state" and state["version"] == fresh.version
+            assert state["game"]["view"] == engine.view(fresh.state, 1)
+        await sync_to_async(account_services.api_token_revoke)(users[1], token)
+        closed = await socket.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": 4401}
+        # and it cannot open again
+        connected, _ = await _socket(game.pk, _bearer(raw)).connect()
+        assert not connected
+
+    asyncio.run(scenario())
+
+
+@pytest.mark.parametrize("header", ["Bearer fib_not-a-token", "Bearer ", "Basic YWxpY2U6cHc="])
+def test_a_bad_token_is_refused_before_the_handshake(started, header):
+    game = started("imperador")
+
+    async def scenario():
+        socket = _socket(game.pk, [(b"authorization", header.encode())])
+        connected, _ = await socket.connect()
+        assert not connected
+
+    asyncio.run(scenario())
+
+
+def test_a_banned_players_token_opens_no_socket(started, make_user):
+    game = started("mogel-motte")
+    player = seat_users(game)[2]
+    _token, raw = account_services.api_token_create(player, "bot")
+    moderator = make_user("moddy", is_staff=True, is_superuser=True)
+    account_services.user_ban(moderator, player, "cheating")
+
+    async def scenario():
+        connected, _ = await _socket(game.pk, _bearer(raw)).connect()
+        assert not connected
+
+    asyncio.run(scenario())
+
+
+def test_a_token_sees_only_its_owners_tables_and_a_browser_socket_still_needs_origin(
+    started, make_user
+):
+    game = started("imperador")
+    stranger = make_user("mallory")
+    _token, raw = account_services.api_token_create(stranger, "bot")
+
+    async def scenario():
+        connected, code = await _socket(game.pk, _bearer(raw)).connect()
+        assert not connected and code == 4404
+        # without a token the socket is a browser's: no Origin, no socket
+        connected, _ = await _socket(game.pk, []).connect()
+        assert not connected
+
+    asyncio.run(scenario())
+
+
+def test_revoking_one_token_leaves_the_owners_other_token_socket_open(started):
+    game = started("cockroach-poker-royal")
+    owner = seat_users(game)[0]
+    first, raw_first = account_services.api_token_create(owner, "one")
+    _second, raw_second = account_services.api_token_create(owner, "two")
+
+    async def scenario():
+        a, b = _socket(game.pk, _bearer(raw_first)), _socket(game.pk, _bearer(raw_second))
+        assert (await a.connect())[0] and (await b.connect())[0]
+        await a.receive_json_from(timeout=5)
+        await b.receive_json_from(timeout=5)
+        await sync_to_async(account_services.api_token_revoke)(owner, first)
+        assert (await a.receive_output(timeout=5))["type"] == "websocket.close"
+        await b.send_json_to({"type": "heartbeat"})
+        assert (await b.receive_json_from(timeout=5))["type"] == "heartbeat"
+        await b.disconnect()
+
+    asyncio.run(scenario())
+    assert ApiToken.objects.get(pk=first.pk).revoked_at is not None
