@@ -226,7 +226,8 @@ class Consumer(AsyncJsonWebsocketConsumer):
         session signs out (``broadcast.session_ended``). The group is named by an id kept in
         the session (``broadcast.sockets_id``), which outlives the key's change at a password
         change. And into the player's account group: a new password closes the sockets of
-        the player's other sessions (``broadcast.password_changed``)."""
+        the player's other sessions (``broadcast.password_changed``). A program's socket,
+        opened with an API token, joins its token's group instead."""
         token_id = self.scope.get("api_token_id")
         if token_id is not None:
             # a program's socket (games/socket_tokens.py): no session, and a new password

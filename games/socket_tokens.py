@@ -6,7 +6,7 @@ socket; and a token's socket reads no cookie and no session, so it cannot ride a
 browser either. That is why it skips the Origin check the browsers' sockets need (programs
 send no Origin). Everything else is the browsers' way (config/asgi.py). A bad, revoked or
 banned token is refused before the handshake is accepted; revoking the token closes its open
-sockets (``token_revoked``)."""
+sockets (``broadcast.token_saved``)."""
 
 from __future__ import annotations
 
