@@ -134,3 +134,26 @@ def test_revoking_one_token_leaves_the_owners_other_token_socket_open(started):
 
     asyncio.run(scenario())
     assert ApiToken.objects.get(pk=first.pk).revoked_at is not None
+
+
+def test_a_token_hears_on_its_own_socket_when_its_list_of_tables_changes(trio):
+    """``/ws/me/`` with a token: one socket for a bot to learn that a table wants it (then
+    ``GET /api/games``), instead of one socket per game or polling."""
+    from config.asgi import application
+
+    alice, bob, _carol = trio
+    _token, raw = account_services.api_token_create(bob, "bot")
+
+    async def scenario():
+        socket = WebsocketCommunicator(application, "/ws/me/", headers=_bearer(raw))
+        assert (await socket.connect())[0]
+        first = await socket.receive_json_from(timeout=5)
+        assert first["type"] == "lists"
+        await sync_to_async(services.game_create)(
+            alice, engine="imperador", seats=3, invite=["bob"]
+        )
+        changed = await socket.receive_json_from(timeout=5)
+        assert changed["type"] == "lists" and changed["stamp"] != first["stamp"]
+        await socket.disconnect()
+
+    asyncio.run(scenario())
