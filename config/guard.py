@@ -39,7 +39,7 @@ from config.inputs import BadInput, check_text, parse_json
 
 logger = logging.getLogger(__name__)
 
-DEFAULT_LIMITS = {"inflight": 8, "inflight_ip": 32, "writes": 300, "ip": 1200}
+DEFAULT_LIMITS = {"inflight": 8, "inflight_ip": 32, "writes": 300, "ip": 1200, "socket_opens": 30}
 INFLIGHT_TTL = 120  # seconds: a counter a crashed worker never decremented heals by itself
 BUSY_RETRY_AFTER = 2
 
@@ -269,6 +269,12 @@ def _window_exceeded(key: str, limit: int, period: int = 60) -> int:
     if count <= limit:
         return 0
     return int((window + 1) * period - now) + 1
+
+
+def socket_opens_exceeded(client: str) -> int:
+    """Counts one socket opened by ``client`` (an API token); seconds to wait if over the
+    limit a minute, else 0."""
+    return _window_exceeded(f"ws:{client}", limits()["socket_opens"])
 
 
 @contextlib.contextmanager

@@ -125,7 +125,8 @@ table you may not see), `stale_version` (409, with `version` and the current `ga
 engines' own (`not_in_hand`, `bad_target`, …). A refused request changes nothing.
 
 **Limits**: per client 8 requests in flight and 300 calls a minute (per IP 32 and 1,200):
-429 `too_many_parallel` or `rate_limited` with `Retry-After` (seconds). A busy database: 503
+429 `too_many_parallel` or `rate_limited` with `Retry-After` (seconds). A token opens at most 30
+sockets a minute (then the handshake is refused, close code 4429). A busy database: 503
 with `Retry-After`.
 """
 

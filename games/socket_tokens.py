@@ -5,18 +5,22 @@ Browsers cannot send that header on a WebSocket, so a page on another site canno
 socket; and a token's socket reads no cookie and no session, so it cannot ride a signed-in
 browser either. That is why it skips the Origin check the browsers' sockets need (programs
 send no Origin). Everything else is the browsers' way (config/asgi.py). A bad, revoked or
-banned token is refused before the handshake is accepted; revoking the token closes its open
+banned token is refused before the handshake is accepted, as is a token that opened more than
+``socket_opens`` sockets this minute (config/guard.py); revoking the token closes its open
 sockets (``broadcast.token_saved``)."""
 
 from __future__ import annotations
 
 from typing import Any
 
+from asgiref.sync import sync_to_async
 from channels.db import database_sync_to_async
 
 from accounts import tokens
+from config import guard
 
 REFUSED = 4401  # the close code of a refused or revoked token (as a signed-out session's)
+TOO_MANY = 4429  # more sockets opened this minute than the limit (guard.socket_opens_exceeded)
 
 
 def token_group_name(token_id: int) -> str:
@@ -47,9 +51,14 @@ class BearerOrBrowser:
             return await self.browser_app(scope, receive, send)
         token = await database_sync_to_async(tokens.live_token)(raw) if raw else None
         if token is None:
-            await receive()  # the handshake's websocket.connect
-            await send({"type": "websocket.close", "code": REFUSED})
-            return None
+            return await _refuse(receive, send, REFUSED)
+        if await sync_to_async(guard.socket_opens_exceeded)(f"token:{token.pk}"):
+            return await _refuse(receive, send, TOO_MANY)
         scope = {**scope, "user": token.user, "api_token_id": token.pk, "cookies": {}}
         scope.pop("session", None)
         return await self.token_app(scope, receive, send)
+
+
+async def _refuse(receive: Any, send: Any, code: int) -> None:
+    await receive()  # the handshake's websocket.connect
+    await send({"type": "websocket.close", "code": code})

@@ -86,6 +86,8 @@ REQUEST_LIMITS = {
     "inflight_ip": int(os.environ.get("LIMIT_INFLIGHT_IP", "32")),
     "writes": int(os.environ.get("LIMIT_WRITES_PER_MINUTE", "300")),
     "ip": int(os.environ.get("LIMIT_IP_PER_MINUTE", "1200")),
+    # sockets a token may open a minute (a bot reconnecting in a loop)
+    "socket_opens": int(os.environ.get("LIMIT_SOCKET_OPENS_PER_MINUTE", "30")),
 }
 
 ROOT_URLCONF = "config.urls"

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -154,6 +155,32 @@ def test_a_token_hears_on_its_own_socket_when_its_list_of_tables_changes(trio):
         )
         changed = await socket.receive_json_from(timeout=5)
         assert changed["type"] == "lists" and changed["stamp"] != first["stamp"]
+        await socket.disconnect()
+
+    asyncio.run(scenario())
+
+
+def test_a_token_opening_sockets_in_a_loop_is_refused_for_the_minute(started, settings):
+    from config import guard
+
+    settings.REQUEST_LIMITS = {**guard.limits(), "socket_opens": 3}
+    game = started("imperador")
+    owner = seat_users(game)[0]
+    _token, raw = account_services.api_token_create(owner, "loop")
+    _other, raw_other = account_services.api_token_create(owner, "another")
+
+    async def scenario():
+        if time.time() % 60 > 50:  # the four opens in one minute's window, not across two
+            await asyncio.sleep(61 - time.time() % 60)
+        answers = []
+        for _ in range(4):
+            socket = _socket(game.pk, _bearer(raw))
+            answers.append(await socket.connect())
+            await socket.disconnect()
+        assert [connected for connected, _ in answers] == [True, True, True, False]
+        # another token of the same player is counted on its own
+        socket = _socket(game.pk, _bearer(raw_other))
+        assert (await socket.connect())[0]
         await socket.disconnect()
 
     asyncio.run(scenario())
