@@ -115,8 +115,8 @@ pushes the game itself.
 Origin needed). It sends `{"type": "state", "version", "game"}` (the `game` as `GET
 /api/games/{id}` has it, with `legal_actions`) on connect and after every change you may see;
 send `{"version", "action", "key"}` to move (answer `{"type": "ok"}` or an error as above) and
-`{"type": "heartbeat"}` now and then to show you are at the table. A bad or revoked token
-closes it with code 4401.
+`{"type": "heartbeat"}` now and then to show you are at the table. A bad, revoked or banned
+token closes it with code 4401, a table you may not see with 4404.
 
 **Errors** are `{"error", "code"}`, the `error` in your language, the `code` stable:
 `malformed` (no JSON object), `invalid` (with `detail`), `unauthorized`, `not_found` (also a
@@ -126,7 +126,7 @@ engines' own (`not_in_hand`, `bad_target`, …). A refused request changes nothi
 
 **Limits**: per client 8 requests in flight and 300 calls a minute (per IP 32 and 1,200):
 429 `too_many_parallel` or `rate_limited` with `Retry-After` (seconds). A token opens at most 30
-sockets a minute (then the handshake is refused, close code 4429). A busy database: 503
+sockets a minute (more close at once with code 4429). A busy database: 503
 with `Retry-After`.
 """
 

@@ -307,6 +307,9 @@ class GameConsumer(Consumer):
         payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
         if payload is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
+            if self.scope.get("api_token_id") is not None:
+                # a program reads the code (a close before the accept is a bare HTTP 403)
+                await self.accept()
             await self.close(code=4404)
             return
         shared_games.watch(self.game_id)

@@ -5,7 +5,7 @@ Browsers cannot send that header on a WebSocket, so a page on another site canno
 socket; and a token's socket reads no cookie and no session, so it cannot ride a signed-in
 browser either. That is why it skips the Origin check the browsers' sockets need (programs
 send no Origin). Everything else is the browsers' way (config/asgi.py). A bad, revoked or
-banned token is refused before the handshake is accepted, as is a token that opened more than
+banned token is refused (closed with 4401 as soon as it opens), as is (4429) a token that opened more than
 ``socket_opens`` sockets this minute (config/guard.py); revoking the token closes its open
 sockets (``broadcast.token_saved``)."""
 
@@ -60,5 +60,9 @@ class BearerOrBrowser:
 
 
 async def _refuse(receive: Any, send: Any, code: int) -> None:
+    """Accepted, then closed with ``code`` at once: a close before the accept reaches the
+    program as a bare HTTP 403, which does not say whether the token or the rate was wrong.
+    Nothing is sent in between."""
     await receive()  # the handshake's websocket.connect
+    await send({"type": "websocket.accept"})
     await send({"type": "websocket.close", "code": code})
