@@ -440,7 +440,11 @@ def account_close(user: User) -> User:
     )
     for request in pending.select_for_update():
         _answer(request, FriendRequest.Status.CANCELLED)  # their notices read with them
-    ApiToken.objects.filter(user=user, revoked_at__isnull=True).update(revoked_at=timezone.now())
+    for token in ApiToken.objects.filter(user=user, revoked_at__isnull=True):
+        # one by one, not a bulk update: a revoked token's save drops its cache entry and
+        # closes the sockets it opened (games.broadcast.token_saved)
+        token.revoked_at = timezone.now()
+        token.save(update_fields=["revoked_at"])
     PushSubscription.objects.filter(user=user).delete()
     Notification.objects.filter(user=user).delete()
     EmailAddress.objects.filter(user=user).delete()

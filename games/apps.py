@@ -9,7 +9,7 @@ class GamesConfig(AppConfig):
     def ready(self) -> None:
         from allauth.account.signals import password_changed, password_reset, password_set
         from django.contrib.auth.signals import user_logged_in, user_logged_out
-        from django.db.models.signals import post_save
+        from django.db.models.signals import post_delete, post_save
 
         from accounts.models import ApiToken
         from accounts.notifications import register_wait_check, register_wait_deadline
@@ -24,6 +24,9 @@ class GamesConfig(AppConfig):
         password_reset.connect(broadcast.password_reset, dispatch_uid="fibbers-sockets-pw-reset")
         # a revoked token's sockets close (games/socket_tokens.py)
         post_save.connect(broadcast.token_saved, sender=ApiToken, dispatch_uid="fibbers-token-ws")
+        post_delete.connect(
+            broadcast.token_deleted, sender=ApiToken, dispatch_uid="fibbers-token-ws-gone"
+        )
 
         register_wait_check(wait_is_current)
         register_wait_deadline(wait_deadline)

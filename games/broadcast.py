@@ -114,9 +114,15 @@ def token_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
     """``post_save`` of an API token: once revoked, the sockets it opened close (after the
     commit, as the token's cache entry is dropped)."""
     if instance.revoked_at is not None:
-        group = token_group_name(instance.pk)
-        message = {"type": "credentials.changed", "keep": None}
-        transaction.on_commit(lambda: _send([(group, message)]))
+        token_deleted(sender, instance)
+
+
+def token_deleted(sender: Any, instance: Any, **kwargs: Any) -> None:
+    """``post_delete`` of an API token (a closed account's tokens are deleted): its sockets
+    close."""
+    group = token_group_name(instance.pk)
+    message = {"type": "credentials.changed", "keep": None}
+    transaction.on_commit(lambda: _send([(group, message)]))
 
 
 def _close_sockets(user: Any, keep: str | None) -> None:

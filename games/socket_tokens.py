@@ -28,12 +28,13 @@ def token_group_name(token_id: int) -> str:
 
 
 def bearer(scope: dict[str, Any]) -> str | None:
-    """The raw token of an ``Authorization: Bearer`` header, "" for another scheme, None
-    without the header."""
+    """The raw token of an ``Authorization: Bearer`` header ("" if empty), else None. Another
+    scheme is a browser's: behind HTTP Basic auth (a staging site), browsers send its
+    credentials with every handshake, and their sockets must still go the browsers' way."""
     for name, value in scope.get("headers") or []:
         if name.lower() == b"authorization":
             scheme, _, raw = value.decode("latin-1").partition(" ")
-            return raw.strip() if scheme.lower() == "bearer" else ""
+            return raw.strip() if scheme.lower() == "bearer" else None
     return None
 
 

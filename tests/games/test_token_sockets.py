@@ -82,13 +82,71 @@ def test_a_token_socket_hears_moves_plays_and_closes_when_revoked(started):
     asyncio.run(scenario())
 
 
-@pytest.mark.parametrize("header", ["Bearer fib_not-a-token", "Bearer ", "Basic YWxpY2U6cHc="])
-def test_a_bad_token_is_refused_before_the_handshake(started, header):
+@pytest.mark.parametrize("header", ["Bearer fib_not-a-token", "Bearer ", "bearer fib_x"])
+def test_a_bad_token_is_refused(started, header):
     game = started("imperador")
 
     async def scenario():
         socket = _socket(game.pk, [(b"authorization", header.encode())])
         assert await _closed_with(socket) == 4401
+
+    asyncio.run(scenario())
+
+
+def test_a_browser_behind_basic_auth_keeps_the_browsers_way(started):
+    """Behind HTTP Basic auth (a staging site) browsers send ``Authorization: Basic`` with every
+    handshake: such a socket is a browser's, with its session and Origin check, not a refused
+    token."""
+    from django.conf import settings
+    from django.test import Client
+
+    game = started("imperador")
+    player = seat_users(game)[0]
+    client = Client()
+    client.force_login(player)
+    cookie = client.cookies[settings.SESSION_COOKIE_NAME].value
+    basic = (b"authorization", b"Basic YWxpY2U6cHc=")
+    browser = [basic, (b"cookie", f"{settings.SESSION_COOKIE_NAME}={cookie}".encode())]
+
+    async def scenario():
+        with_origin = _socket(game.pk, [*browser, (b"origin", b"http://localhost")])
+        assert (await with_origin.connect())[0]
+        first = await with_origin.receive_json_from(timeout=5)
+        assert first["type"] == "state" and first["game"]["seat"] == 0
+        await with_origin.disconnect()
+        connected, _ = await _socket(game.pk, browser).connect()  # no Origin: refused
+        assert not connected
+
+    asyncio.run(scenario())
+
+
+def _close_account(player) -> None:
+    """What the account's Close page does (accounts.views.account_close)."""
+    from django.db import transaction
+
+    from games.services.departure import player_departed
+
+    with transaction.atomic():
+        player_departed(player)
+        account_services.account_close(player)
+
+
+def test_closing_the_account_closes_its_token_sockets(started, make_user):
+    game = started("cockroach-poker-royal")
+    player = seat_users(game)[2]
+    _token, raw = account_services.api_token_create(player, "bot")
+    # an ended table: leaving the tables on the way out changes nothing there, so no ping of
+    # the game closes the socket first (that one says 4404)
+    admin = make_user("root", is_staff=True, is_superuser=True)
+    services.game_abort(admin, game.pk, "test")
+
+    async def scenario():
+        socket = _socket(game.pk, _bearer(raw))
+        assert (await socket.connect())[0]
+        await socket.receive_json_from(timeout=5)
+        await sync_to_async(_close_account)(player)
+        closed = await socket.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": 4401}
 
     asyncio.run(scenario())
 
@@ -188,5 +246,21 @@ def test_a_token_opening_sockets_in_a_loop_is_refused_for_the_minute(started, se
         socket = _socket(game.pk, _bearer(raw_other))
         assert (await socket.connect())[0]
         await socket.disconnect()
+
+    asyncio.run(scenario())
+
+
+def test_deleting_a_token_row_closes_its_sockets(started):
+    """An admin may delete a token row rather than revoke it: its sockets close too."""
+    game = started("imperador")
+    token, raw = account_services.api_token_create(seat_users(game)[1], "bot")
+
+    async def scenario():
+        socket = _socket(game.pk, _bearer(raw))
+        assert (await socket.connect())[0]
+        await socket.receive_json_from(timeout=5)
+        await sync_to_async(token.delete)()
+        closed = await socket.receive_output(timeout=5)
+        assert closed == {"type": "websocket.close", "code": 4401}
 
     asyncio.run(scenario())
