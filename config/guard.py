@@ -85,7 +85,7 @@ def bearer_token(request: HttpRequest) -> str:
 def credential(request: HttpRequest) -> str | None:
     """The client's credential as a short digest (never the secret itself in a cache key)."""
     raw = bearer_token(request) or request.COOKIES.get(settings.SESSION_COOKIE_NAME, "")
-    return hashlib.sha256(raw.encode()).hexdigest()[:24] if raw else None
+    return digest(raw) if raw else None
 
 
 def check_inputs(request: HttpRequest) -> None:
@@ -269,6 +269,23 @@ def _window_exceeded(key: str, limit: int, period: int = 60) -> int:
     if count <= limit:
         return 0
     return int((window + 1) * period - now) + 1
+
+
+def digest(raw: str) -> str:
+    """A credential as the counters' keys carry it (never the secret itself)."""
+    return hashlib.sha256(raw.encode()).hexdigest()[:24]
+
+
+def socket_write_exceeded(who: str) -> int:
+    """Counts a move sent over a socket in the same per-minute window as the client's HTTP
+    writes (``who``: the credential's digest, as ``credential`` makes it); seconds to wait if
+    over the limit, else 0."""
+    limit = limits()["writes"]
+    if redis_client() is not None:
+        counted = _redis_counters([(f"w:{who}", limit)], [])
+        if counted is not None:
+            return counted[0]
+    return _window_exceeded(f"w:{who}", limit)
 
 
 def socket_opens_exceeded(client: str) -> int:

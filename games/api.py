@@ -126,7 +126,8 @@ engines' own (`not_in_hand`, `bad_target`, …). A refused request changes nothi
 
 **Limits**: per client 8 requests in flight and 300 calls a minute (per IP 32 and 1,200):
 429 `too_many_parallel` or `rate_limited` with `Retry-After` (seconds). A token opens at most 30
-sockets a minute (more close at once with code 4429). A busy database: 503
+sockets a minute (more close at once with code 4429); moves sent over a socket count with the
+token's calls (`rate_limited`, with `retry_after`). A busy database: 503
 with `Retry-After`.
 """
 

@@ -24,6 +24,7 @@ from typing import Any
 
 import orjson
 import psycopg
+from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
@@ -35,6 +36,7 @@ from django.utils.translation import gettext as _
 from accounts.languages import reader_language
 from accounts.models import User
 from accounts.notifications import mark_online, mark_present
+from config import guard
 from config.inputs import BadInput, parse_json
 from games import broadcast, live_read, selectors, services
 from games.errors import GameError, StaleVersion
@@ -430,8 +432,26 @@ class GameConsumer(Consumer):
             await self._hello(content)
             return
         language = _language(self.scope, self.user)
+        wait = await sync_to_async(_writes_exceeded)(self.scope)
+        if wait:
+            with translation.override(language or settings.LANGUAGE_CODE):
+                error = _("Too many moves. Slow down.")
+            await self.send_json(
+                {"type": "error", "error": str(error), "code": "rate_limited", "retry_after": wait}
+            )
+            return
         reply = await database_sync_to_async(_act)(self.game_id, self.user, content, language)
         await self.send_json(reply)
+
+
+def _writes_exceeded(scope: dict[str, Any]) -> int:
+    """A move over a socket counts with its client's HTTP writes (config/guard.py): the API
+    token's, or the browser session's. Seconds to wait, or 0."""
+    who = scope.get("credential")
+    if who is None:
+        session_key = (scope.get("cookies") or {}).get(settings.SESSION_COOKIE_NAME, "")
+        who = guard.digest(session_key) if session_key else None
+    return guard.socket_write_exceeded(who) if who else 0
 
 
 async def _parse_frame(consumer: AsyncJsonWebsocketConsumer, text_data: str | None) -> Any:

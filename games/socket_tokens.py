@@ -55,7 +55,13 @@ class BearerOrBrowser:
             return await _refuse(receive, send, REFUSED)
         if await sync_to_async(guard.socket_opens_exceeded)(f"token:{token.pk}"):
             return await _refuse(receive, send, TOO_MANY)
-        scope = {**scope, "user": token.user, "api_token_id": token.pk, "cookies": {}}
+        scope = {
+            **scope,
+            "user": token.user,
+            "api_token_id": token.pk,
+            "credential": guard.digest(raw),  # its moves count with the token's API writes
+            "cookies": {},
+        }
         scope.pop("session", None)
         return await self.token_app(scope, receive, send)
 

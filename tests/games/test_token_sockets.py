@@ -264,3 +264,38 @@ def test_deleting_a_token_row_closes_its_sockets(started):
         assert closed == {"type": "websocket.close", "code": 4401}
 
     asyncio.run(scenario())
+
+
+def test_moves_over_a_socket_count_with_the_clients_writes(started, settings):
+    """A socket took moves without limit while the API allows a client 300 writes a minute:
+    a token's socket moves and its API calls share one window, as a page's socket moves and
+    its session's form posts do."""
+    from django.test import Client
+
+    from config import guard
+
+    settings.REQUEST_LIMITS = {**guard.limits(), "writes": 3}
+    game = started("imperador")
+    player = seat_users(game)[0]
+    _token, raw = account_services.api_token_create(player, "bot")
+    api = Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
+
+    async def scenario():
+        if time.time() % 60 > 50:  # every write in one minute's window
+            await asyncio.sleep(61 - time.time() % 60)
+        assert (await sync_to_async(api.get)("/api/games")).status_code == 200  # counted: API
+        socket = _socket(game.pk, _bearer(raw))
+        assert (await socket.connect())[0]
+        await socket.receive_json_from(timeout=5)
+        codes = []
+        for n in range(3):
+            await socket.send_json_to({"version": 0, "action": {"type": "forged"}, "key": f"{n}"})
+            codes.append((await socket.receive_json_from(timeout=5)).get("code"))
+        assert "rate_limited" not in codes[:2] and codes[2] == "rate_limited"
+        refused = await sync_to_async(api.post)(
+            f"/api/games/{game.pk}/actions", "{}", content_type="application/json"
+        )
+        assert refused.status_code == 429
+        await socket.disconnect()
+
+    asyncio.run(scenario())
