@@ -432,7 +432,8 @@ class GameConsumer(Consumer):
             await self._hello(content)
             return
         language = _language(self.scope, self.user)
-        wait = await sync_to_async(_writes_exceeded)(self.scope)
+        # a Redis counter, not the database: off the one sync thread the moves queue on
+        wait = await sync_to_async(_writes_exceeded, thread_sensitive=False)(self.scope)
         if wait:
             with translation.override(language or settings.LANGUAGE_CODE):
                 error = _("Too many moves. Slow down.")

@@ -53,7 +53,8 @@ class BearerOrBrowser:
         token = await database_sync_to_async(tokens.live_token)(raw) if raw else None
         if token is None:
             return await _refuse(receive, send, REFUSED)
-        if await sync_to_async(guard.socket_opens_exceeded)(f"token:{token.pk}"):
+        opens_exceeded = sync_to_async(guard.socket_opens_exceeded, thread_sensitive=False)
+        if await opens_exceeded(f"token:{token.pk}"):
             return await _refuse(receive, send, TOO_MANY)
         scope = {
             **scope,
