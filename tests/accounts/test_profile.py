@@ -48,6 +48,7 @@ def test_profile_page_has_labelled_fields_and_account_links(as_alice):
     assert f'href="{reverse("account_email")}"' in body
     assert f'href="{reverse("account_change_password")}"' in body
     assert 'aria-describedby="id_display_name_helptext"' in body
+    assert 'href="/api/docs"' in body  # where a token's use is explained
 
 
 def test_saving_the_profile_updates_it_and_switches_the_language(as_alice, alice):
