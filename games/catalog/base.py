@@ -236,7 +236,11 @@ class Presentation:
         """Whether a folded move out of turn is drawn open now."""
         return False
 
-    def hint(self, kind: str) -> str:
+    def hint(
+        self, kind: str, view: Mapping[str, Any] | None = None, players: Sequence[str] = ()
+    ) -> str:
+        """One line under a move's heading; ``view`` and ``players`` (the seat's own view
+        and the table's names) let a game name who the move concerns."""
         hint = self.hints.get(kind)
         return str(hint) if hint else ""
 

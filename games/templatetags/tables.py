@@ -12,7 +12,7 @@ Nothing here knows a particular game: what a game says and draws comes from its 
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from typing import Any
 
 from django import template
@@ -488,12 +488,15 @@ def radio_ok(choices: Any) -> bool:
     return isinstance(choices, list) and len(choices) <= 40
 
 
-@register.filter
-def move_hint(kind: Any, slug: Any = "") -> str:
-    """One line under a move's heading saying what it does."""
+@register.simple_tag
+def move_hint(kind: Any, view: Any, players: Any, slug: Any = "") -> str:
+    """One line under a move's heading saying what it does (and to whom, where the game's
+    presentation can say it from the seat's own view)."""
     if not isinstance(kind, str):
         return ""
-    return registry.get(str(slug or "")).hint(kind)
+    view = view if isinstance(view, Mapping) else None
+    players = players if isinstance(players, list | tuple) else ()
+    return registry.get(str(slug or "")).hint(kind, view, players)
 
 
 # --- the history ---------------------------------------------------------------------------------

@@ -58,6 +58,15 @@ class Imperador(Presentation):
         "give": gettext_lazy("Give a card of your choice (not the one you just received)."),
     }
 
+    def hint(
+        self, kind: str, view: Mapping[str, Any] | None = None, players: Sequence[str] = ()
+    ) -> str:
+        taking_from = ((view or {}).get("turn") or {}).get("taking_from")
+        if kind == "take" and is_seat(taking_from) and taking_from < len(players):
+            # a public fact (the emperor named the liar aloud), said where the move is made
+            return _("Take a card from %(name)s, caught lying.") % {"name": players[taking_from]}
+        return super().hint(kind, view, players)
+
     def card_name(self, card: Any) -> str:
         if isinstance(card, dict) and card.get("kind") == OBJECT:
             values = card.get("values")
