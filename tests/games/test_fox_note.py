@@ -3,16 +3,13 @@ table page tells them so, rather than leaving them to wonder why nobody asks."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from django.test import Client
 
 from accounts.services import friendship_create
 from games import services
-from games.engines import registry
 from games.models import Game
-from tests.games.helpers import seat_users
+from tests.games.helpers import engine_state_where, seat_users
 
 pytestmark = pytest.mark.django_db
 
@@ -20,23 +17,16 @@ NOTE = "You hold foxes: your hand counts as down, and you are not asked."
 
 
 def _fox_at_a_show_of_hands() -> dict:
-    """A four-player state of the engine's own making, played by its bots from a fixed seed, at
-    a show of hands where someone other than the emperor holds foxes (rare with three)."""
-    engine = registry.get("imperador")
-    for seed in range(200):
-        rng, state = random.Random(seed), engine.setup(4, {}, seed)
-        for _ in range(3000):
-            if engine.result(state) is not None:
-                break
-            if state["phase"] == "hands" and any(
-                state["foxes"][s] and s != state["emperor"] for s in range(4)
-            ):
-                return state
-            seat = next(
-                s for s in engine.waiting_for(state).seats if engine.legal_actions(state, s)
-            )
-            state, _events = engine.apply(state, seat, engine.bot_action(state, seat, rng))
-    raise AssertionError("no such state")
+    """Four players, at a show of hands where someone other than the emperor holds foxes
+    (rare with three)."""
+    return engine_state_where(
+        "imperador",
+        4,
+        lambda state: (
+            state["phase"] == "hands"
+            and any(state["foxes"][s] and s != state["emperor"] for s in range(4))
+        ),
+    )
 
 
 def _page(user, game: Game) -> str:

@@ -4,35 +4,18 @@ work out from the history whose hand the choices were."""
 
 from __future__ import annotations
 
-import random
-
 import pytest
 from django.test import Client
 
-from games.engines import registry
 from games.models import Game
-from tests.games.helpers import seat_users
+from tests.games.helpers import engine_state_where, seat_users
 
 pytestmark = pytest.mark.django_db
 
 
 def _emperor_taking() -> dict:
-    """A three-player state of the engine's own making, played by its bots from fixed seeds,
-    where the emperor takes from a caught liar (about 1 game in 30 gets there, and the
-    service's deal cannot be seeded: see tests/games/test_fox_note.py)."""
-    engine = registry.get("imperador")
-    for seed in range(300):
-        rng, state = random.Random(seed), engine.setup(3, {}, seed)
-        for _ in range(3000):
-            if engine.result(state) is not None:
-                break
-            if state["phase"] == "take":
-                return state
-            seat = next(
-                s for s in engine.waiting_for(state).seats if engine.legal_actions(state, s)
-            )
-            state, _events = engine.apply(state, seat, engine.bot_action(state, seat, rng))
-    raise AssertionError("no such state")
+    """About 1 three-player game in 30 gets there (see tests/games/test_fox_note.py)."""
+    return engine_state_where("imperador", 3, lambda state: state["phase"] == "take")
 
 
 def _page(user, game: Game) -> str:
