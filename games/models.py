@@ -216,6 +216,12 @@ class Seat(models.Model):
         return self.is_bot and self.user_id is not None and self.bot_reason in RECLAIMABLE
 
     @property
+    def bot_for_good(self) -> bool:
+        """The bot plays the seat to the end (its player left, closed the account, was banned
+        or a moderator handed it over): its player, if any, only watches the table."""
+        return self.is_bot and not self.reclaimable
+
+    @property
     def name(self) -> str:
         return self.label(self.index, self.is_bot, self.user.name if self.user else None)
 

@@ -167,7 +167,7 @@ def playing_seat(game: Game, user: Any) -> Seat | None:
     (they left the game, or a moderator handed it over): with nothing at stake they would tell
     the table the hand the bot plays from, so they watch and talk as a spectator does."""
     seat = seat_of(game, user)
-    return None if seat is None or (seat.is_bot and not seat.reclaimable) else seat
+    return None if seat is None or seat.bot_for_good else seat
 
 
 def viewer_seat_index(game: Game, user: Any) -> int | None:
@@ -637,13 +637,21 @@ class _Reliability:
         return None if total == 0 else round(100 * self.played / total)
 
 
+def _observed_as(seat: Seat) -> int | None:
+    """The seat whose observations its player makes: their own, or none (a spectator's) once
+    the bot plays it for good (see ``playing_seat``)."""
+    return None if seat.bot_for_good else seat.index
+
+
 def lists_stamp(user: Any) -> str:
     """A fingerprint of what the My games page shows this player: their tables with the
     revision their own seat observes, and their open invitations. It changes exactly when
-    that page would; it carries no game content (a hash of the player's own observations)."""
+    that page would; it carries no game content (a hash of the player's own observations).
+    A seat the bot plays for good is watched, not played: its player observes what a spectator
+    does, or the stamp would count the secret answers the bot gives from their old hand."""
     seats = Seat.objects.filter(user=user).select_related("game").order_by("game_id")
     parts = [
-        f"g{s.game_id}:{s.game.status}:{s.game.revision_for(s.index)}:{int(s.is_bot)}"
+        f"g{s.game_id}:{s.game.status}:{s.game.revision_for(_observed_as(s))}:{int(s.is_bot)}"
         for s in seats
     ]
     # an invitation's row shows who else joined or answered: the table's revision says when

@@ -374,10 +374,13 @@ class GameChange:
             )
             users.update(Invitation.objects.filter(game=game).values_list("to_user_id", flat=True))
             return sorted(users)
+        # a player whose seat the bot plays for good watches it: a change only that seat
+        # observes (the bot's secret answer) is not theirs to hear of (selectors.lists_stamp)
         return sorted(
             s.user_id
             for s in self.seats
-            if s.user_id is not None and (observers is None or s.index in observers)
+            if s.user_id is not None
+            and (observers is None or (s.index in observers and not s.bot_for_good))
         )
 
     def _observers(self) -> set[int] | None:

@@ -75,7 +75,7 @@ def game_quit(user: User, game_id: int) -> None:
         seat = change.seat_of(user)
         if seat is not None and seat.bot_reason == "left":  # a second tab, a double click
             raise NotActive(_("You already left this game."), "left")
-        if seat is None or (seat.is_bot and not seat.reclaimable):
+        if seat is None or seat.bot_for_good:
             raise NotAllowed(_("You are not playing at this table."))
         if change.game.status != Game.Status.ACTIVE:
             raise NotActive(_("This game is not in play."))

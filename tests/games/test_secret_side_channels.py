@@ -215,3 +215,36 @@ def test_a_windows_reminder_does_not_tell_staff_who_had_not_answered(started, ma
     assert users[silent].username not in listed.content.decode(), "the silent seat, named"
     opened = client.get(reverse("admin:accounts_notification_change", args=[reminded.get().pk]))
     assert opened.status_code == 302, "the admin's 'no such notice': it is not shown"
+
+
+def test_a_player_who_left_cannot_count_the_secret_answers_of_the_bot_in_their_seat(
+    started, monkeypatch
+):
+    """Whoever left a game watches it: their My games stamp and their pings followed the old
+    seat's revision, so they could tell when the bot in it answered a show of hands."""
+    from django.urls import reverse
+
+    from games import broadcast
+
+    game = started("imperador")
+    waiting = to_the_show_of_hands(game)
+    users = seat_users(game)
+    left = waiting.seats[0]
+    services.game_quit(users[left], game.pk)
+    pinged: list[list[int]] = []
+    monkeypatch.setattr(
+        broadcast,
+        "notify_game_changed",
+        lambda g, r, seats=None, version=0, users=(): pinged.append(list(users)),
+    )
+    client = Client()
+    client.force_login(users[left])
+    my_games_lists = reverse("games:my_games") + "?part=lists"
+    before = client.get(my_games_lists).content
+
+    game.refresh_from_db()
+    assert bots_moment_now(game, random.Random(3)), "the bot answered its window"
+    game.refresh_from_db()
+    assert game.status == Game.Status.ACTIVE and game.wait_window == "hands"  # still secret
+    assert pinged and all(users[left].pk not in heard for heard in pinged)
+    assert client.get(my_games_lists).content == before
