@@ -18,6 +18,8 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
+from django.urls import reverse
+from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -33,6 +35,7 @@ from accounts.models import (
     User,
 )
 from accounts.names import checked_display_name
+from config.admin_actions import ConfirmedActions
 from config.admin_lookups import DeclaredLookupsOnly
 
 # The one place accounts reaches into games: a ban hands the player's seats to the bot.
@@ -92,8 +95,9 @@ class UserChangeForm(DjangoUserChangeForm):
 
 
 @admin.register(User)
-class UserAdmin(DeclaredLookupsOnly, DjangoUserAdmin):
+class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
     form = UserChangeForm
+    refused_errors = (services.ModerationError,)
     list_display = (
         "username",
         "email",
@@ -210,22 +214,29 @@ class UserAdmin(DeclaredLookupsOnly, DjangoUserAdmin):
         }
         return TemplateResponse(request, "accounts/admin/ban_users.html", context)
 
-    @admin.action(description=_("Unban selected users"), permissions=["change"])
-    def unban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> None:
-        done = 0
-        for user in queryset:
-            try:
-                services.user_unban(request.user, user)
-                done += 1
-            except services.ModerationError as error:
-                self.message_user(request, error.message, messages.WARNING)
-        if done:
-            self.message_user(
-                request,
-                ngettext("Unbanned %(count)d user.", "Unbanned %(count)d users.", done)
-                % {"count": done},
-                messages.SUCCESS,
-            )
+    @admin.action(description=_("Unban selected users…"), permissions=["change"])
+    def unban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return self.confirm_and_run(
+            request,
+            queryset,
+            action="unban_users",
+            title=_("Unban users"),
+            intro=_(
+                "These players may sign in and use their API tokens again. Their seats at "
+                "tables in play stay with the bot (a ban's hand-over is for good); they watch "
+                "those tables and may join new ones."
+            ),
+            submit=_("Unban"),
+            call=lambda user, reason: services.user_unban(request.user, user, reason),
+            done=lambda n: (
+                ngettext(
+                    "Unbanned %(count)d user; their seats in play stay with the bot.",
+                    "Unbanned %(count)d users; their seats in play stay with the bot.",
+                    n,
+                )
+                % {"count": n}
+            ),
+        )
 
 
 @admin.register(FriendRequest)
@@ -354,11 +365,18 @@ class NotificationAdmin(ReadOnlyAdmin):
 
 @admin.register(ModerationLog)
 class ModerationLogAdmin(ReadOnlyAdmin):
-    list_display = ("created_at", "action", "actor", "target_user", "game_id", "reason")
-    list_filter = ("action",)
+    list_display = ("created_at", "action", "actor", "target_user", "game_link", "reason")
+    list_filter = ("action", ("actor", admin.RelatedOnlyFieldListFilter))
     search_fields = ("actor__username", "target_user__username", "reason")
     list_select_related = ("actor", "target_user")
     date_hierarchy = "created_at"
 
     def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
         return False
+
+    @admin.display(description=_("game"), ordering="game_id")
+    def game_link(self, entry: ModerationLog) -> str:
+        if entry.game_id is None:
+            return "—"
+        url = reverse("admin:games_game_change", args=[entry.game_id])
+        return format_html('<a href="{}">#{}</a>', url, entry.game_id)

@@ -13,8 +13,9 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import admin
-from django.http import HttpRequest, HttpResponse, HttpResponseForbidden
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
+from django.template.response import TemplateResponse
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 
@@ -60,7 +61,8 @@ def admin_login(request: HttpRequest, extra_context: dict[str, Any] | None = Non
     if user.is_active and user.is_superuser and not has_second_factor(user):
         # Production requires a second factor for superusers: set it up, then come back.
         return redirect(reverse("mfa_activate_totp") + "?next=" + reverse("admin:index"))
-    return HttpResponseForbidden("This account may not use the admin.")
+    # a player who followed an admin link: the site's own page, in their language
+    return TemplateResponse(request, "admin_not_allowed.html", status=403)
 
 
 def install() -> None:

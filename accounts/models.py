@@ -282,6 +282,19 @@ class Block(models.Model):
 class ModerationLog(models.Model):
     """Every moderation action, by whom, on whom or what, and why. Append-only."""
 
+    class Action(models.TextChoices):
+        # written by accounts.services, games.services.moderation and chat, and the game admin
+        BAN = "ban", _("ban")
+        UNBAN = "unban", _("unban")
+        GAME_ABORT = "game_abort", _("game aborted")
+        SEAT_TO_BOT = "seat_to_bot", _("seat handed to the bot")
+        FORCE_DEADLINE = "force_deadline", _("deadline forced")
+        BANNED_SEAT_TO_BOT = "banned_seat_to_bot", _("a banned player's seat to the bot")
+        REPORT_RESOLVED = "report_resolved", _("report resolved")
+        REPORT_DISMISSED = "report_dismissed", _("report dismissed")
+        CHAT_HIDE = "chat_hide", _("message hidden")
+        REVEAL_HIDDEN = "reveal_hidden", _("hidden cards read")
+
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,
@@ -289,7 +302,7 @@ class ModerationLog(models.Model):
         related_name="+",
         verbose_name=_("moderator"),
     )
-    action = models.CharField(_("action"), max_length=40)
+    action = models.CharField(_("action"), max_length=40, choices=Action.choices)
     target_user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
         on_delete=models.SET_NULL,

@@ -90,6 +90,16 @@ def live_token(raw: str, entry: Any = _NOT_READ) -> ApiToken | None:
     return token
 
 
+def suspended(raw: str) -> bool:
+    """A live token whose owner a moderator banned: a refused request says so rather than
+    "unauthorised" (which reads as a token to fix). Only read once a token was refused."""
+    if not isinstance(raw, str) or not raw.strip() or len(raw.strip()) > MAX_TOKEN_LENGTH:
+        return False
+    return ApiToken.objects.filter(
+        digest=ApiToken.hash(raw.strip()), revoked_at__isnull=True, user__banned_at__isnull=False
+    ).exists()
+
+
 def _decoded(entry: Any) -> Any:
     """A guard-read entry as ``cache.get`` would give it; ``_NOT_READ`` for anything else."""
     if entry is None:

@@ -9,12 +9,10 @@ moderation log row. The event log with every hidden card needs ``games.view_even
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
 from typing import Any
 
 from django import forms
 from django.contrib import admin, messages
-from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.core.exceptions import PermissionDenied
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
@@ -24,6 +22,8 @@ from django.utils.html import format_html, format_html_join
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.models import ModerationLog
+from config.admin_actions import ConfirmedActions
 from config.admin_lookups import DeclaredLookupsOnly
 from games import replays, services
 from games.engines import registry
@@ -33,13 +33,23 @@ from games.services import chat
 from games.services.sweep import FLAG_AFTER_FAILURES
 
 EVENT_PERMISSION = "games.view_event"
+REVEAL = "reveal"
+NOT_WHILE_PLAYING = _(
+    "You play at this table: its hidden cards stay hidden from you until the game is over."
+)
 
 
-class ReasonForm(forms.Form):
-    reason = forms.CharField(
-        label=_("Reason"),
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=_("Kept in the moderation log."),
+def plays_at(user: Any, game: Game) -> bool:
+    """A seat of ``user`` at a table still to be decided: its hidden cards are not for them."""
+    return game.status in (Game.Status.LOBBY, Game.Status.ACTIVE) and any(
+        seat.user_id == user.pk for seat in game.seats.all()
+    )
+
+
+def log_reveal(actor: Any, game: Game) -> None:
+    """Reading every hidden card of a table is a moderation act like any other: logged."""
+    ModerationLog.objects.create(
+        actor=actor, action="reveal_hidden", game_id=game.pk, reason="read the hidden information"
     )
 
 
@@ -69,6 +79,16 @@ def _game_link(game_id: int | None) -> str:
     return format_html('<a href="{}">#{}</a>', url, game_id)
 
 
+def _talk_link(game_id: int | None) -> str:
+    """The table's talk in the chat list: what was said around a reported line."""
+    if game_id is None:
+        return "—"
+    count = ChatMessage.objects.filter(game_id=game_id).count()
+    url = reverse("admin:games_chatmessage_changelist") + f"?game__id__exact={game_id}"
+    label = ngettext("%(count)d message", "%(count)d messages", count) % {"count": count}
+    return format_html('<a href="{}">{}</a>', url, label)
+
+
 def _events_html(events: list[dict[str, Any]]) -> str:
     """Every engine event of one log entry, hidden ones included, each with its audience."""
     rows = []
@@ -86,8 +106,10 @@ def _events_html(events: list[dict[str, Any]]) -> str:
     )
 
 
-class ReadOnlyModelAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
+class ReadOnlyModelAdmin(ConfirmedActions, DeclaredLookupsOnly, admin.ModelAdmin):
     """Staff may look; only the actions (through the services) change anything."""
+
+    refused_errors = (GameError,)
 
     def has_add_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
@@ -102,48 +124,6 @@ class ReadOnlyModelAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
         """Moderation actions need the model's change permission (which the forms never use)."""
         opts = self.opts
         return request.user.has_perm(f"{opts.app_label}.change_{opts.model_name}")
-
-    def confirm_and_run(
-        self,
-        request: HttpRequest,
-        queryset: QuerySet,
-        *,
-        action: str,
-        title: str,
-        intro: str,
-        submit: str,
-        call: Callable[[Any, str], Any],
-        done: Callable[[int], str],
-        form_class: type[forms.Form] = ReasonForm,
-    ) -> HttpResponse | None:
-        """First post: a page asking for the reason. Second post (``apply``): call the service
-        once per selected object; a refused one is reported and the others still go through."""
-        applying = "apply" in request.POST
-        form = form_class(request.POST if applying else None)
-        if applying and form.is_valid():
-            count = 0
-            for obj in queryset:
-                try:
-                    call(obj, form.cleaned_data["reason"])
-                except GameError as error:
-                    self.message_user(request, f"{obj}: {error.message}", messages.WARNING)
-                else:
-                    count += 1
-            if count:
-                self.message_user(request, done(count), messages.SUCCESS)
-            return None
-        context = {
-            **self.admin_site.each_context(request),
-            "title": title,
-            "intro": intro,
-            "submit": submit,
-            "opts": self.opts,
-            "queryset": queryset,
-            "form": form,
-            "action_checkbox_name": ACTION_CHECKBOX_NAME,
-            "action": action,
-        }
-        return TemplateResponse(request, "admin/games/confirm_action.html", context)
 
 
 class EventInline(admin.TabularInline):
@@ -232,7 +212,7 @@ class GameAdmin(ReadOnlyModelAdmin):
     )
     list_filter = ("status", "engine", StuckFilter)
     search_fields = ("seats__user__username",)
-    search_help_text = _("Search by a player's username.")
+    search_help_text = _("Search by a player's username, or by a table's number (#12).")
     date_hierarchy = "created_at"
     ordering = ("-created_at",)
     inlines = (SeatInline, EventInline)
@@ -246,6 +226,7 @@ class GameAdmin(ReadOnlyModelAdmin):
                     "rules_version",
                     "status",
                     "players",
+                    "table_talk",
                     "version",
                     "deadline_at",
                     "waiting_for",
@@ -277,7 +258,9 @@ class GameAdmin(ReadOnlyModelAdmin):
     )
     readonly_fields = (
         "players",
+        "table_talk",
         "public_version",
+        "reveal",
         "waiting_for",
         "result_json",
         "state_json",
@@ -287,21 +270,73 @@ class GameAdmin(ReadOnlyModelAdmin):
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).prefetch_related("seats__user")
 
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Game], search_term: str
+    ) -> tuple[QuerySet[Game], bool]:
+        """Players and reports name a table "#12": a number finds that table too."""
+        found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        number = search_term.strip().removeprefix("#")
+        if number.isdecimal() and len(number) < 19:
+            found |= queryset.filter(pk=int(number))
+        return found, may_have_duplicates
+
+    def revealing(self, request: HttpRequest, game: Game | None) -> bool:
+        """Every hidden card shows only when asked for (``?reveal=1``), to staff who may read
+        the event log and do not play at the table while it is still to be decided."""
+        return (
+            game is not None
+            and request.GET.get(REVEAL) == "1"
+            and request.user.has_perm(EVENT_PERMISSION)
+            and not plays_at(request.user, game)
+        )
+
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         fieldsets = super().get_fieldsets(request, obj)
-        if request.user.has_perm(EVENT_PERMISSION):
+        if self.revealing(request, obj):
             return fieldsets
         # the seed, the state and the full log show every hidden card; the version counts the
         # secret answers too (who has answered a window): the table's public one instead
         (name, options), *rest = fieldsets[:-1]
         fields = tuple("public_version" if f == "version" else f for f in options["fields"])
-        return ((name, {**options, "fields": fields}), *rest)
+        shown = ((name, {**options, "fields": fields}), *rest)
+        if obj is not None and request.user.has_perm(EVENT_PERMISSION):
+            shown = (*shown, (_("Hidden information"), {"fields": ("reveal",)}))
+        return shown
+
+    def get_inlines(self, request: HttpRequest, obj: Any = None) -> Any:
+        inlines = super().get_inlines(request, obj)
+        return inlines if self.revealing(request, obj) else [SeatInline]
 
     def get_list_display(self, request: HttpRequest) -> Any:
-        shown = super().get_list_display(request)
-        if request.user.has_perm(EVENT_PERMISSION):
-            return shown
-        return tuple("public_version" if f == "version" else f for f in shown)
+        # the list never reveals: its version would count the secret answers of every table
+        return tuple(
+            "public_version" if f == "version" else f for f in super().get_list_display(request)
+        )
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        game = self.get_object(request, object_id)
+        if game is not None and request.GET.get(REVEAL) == "1":
+            if self.revealing(request, game):
+                log_reveal(request.user, game)
+            elif request.user.has_perm(EVENT_PERMISSION):
+                self.message_user(request, NOT_WHILE_PLAYING, messages.ERROR)
+        return super().change_view(request, object_id, form_url, extra_context)
+
+    @admin.display(description=_("every hidden card"))
+    def reveal(self, game: Game) -> str:
+        url = reverse("admin:games_game_change", args=[game.pk]) + f"?{REVEAL}=1"
+        return format_html(
+            '<a href="{}">{}</a><div class="help">{}</div>',
+            url,
+            _("Reveal the seed, the full state and the event log"),
+            _("Every hidden card of this table; the moderation log notes that you looked."),
+        )
 
     @admin.display(description=_("version"))
     def public_version(self, game: Game) -> int:
@@ -318,6 +353,10 @@ class GameAdmin(ReadOnlyModelAdmin):
     @admin.display(description=_("players"))
     def players(self, game: Game) -> str:
         return ", ".join(seat.name for seat in game.seats.all())
+
+    @admin.display(description=_("table talk"))
+    def table_talk(self, game: Game) -> str:
+        return _talk_link(game.pk)
 
     @admin.display(description=_("waiting for"))
     def waiting_for(self, game: Game) -> str:
@@ -359,6 +398,9 @@ class GameAdmin(ReadOnlyModelAdmin):
             self.has_view_permission(request, game) and request.user.has_perm(EVENT_PERMISSION)
         ):
             raise PermissionDenied
+        if plays_at(request.user, game):
+            raise PermissionDenied(NOT_WHILE_PLAYING)
+        log_reveal(request.user, game)
         engine = registry.get(game.engine, game.rules_version)
         steps = replays.full_replay(game)
         final = steps[-1]["state"]
@@ -514,6 +556,7 @@ class ReportAdmin(ReadOnlyModelAdmin):
         "reported_link",
         "reports_about_player",
         "game_link",
+        "table_talk",
         "reason",
         "text",
         "status",
@@ -522,7 +565,13 @@ class ReportAdmin(ReadOnlyModelAdmin):
         "resolved_at",
         "resolution",
     )
-    readonly_fields = ("reporter_link", "reported_link", "reports_about_player", "game_link")
+    readonly_fields = (
+        "reporter_link",
+        "reported_link",
+        "reports_about_player",
+        "game_link",
+        "table_talk",
+    )
     actions = ("resolve_reports", "dismiss_reports")
 
     @admin.display(description=_("reporter"), ordering="reporter__username")
@@ -536,6 +585,10 @@ class ReportAdmin(ReadOnlyModelAdmin):
     @admin.display(description=_("game"), ordering="game_id")
     def game_link(self, report: Report) -> str:
         return _game_link(report.game_id)
+
+    @admin.display(description=_("table talk"))
+    def table_talk(self, report: Report) -> str:
+        return _talk_link(report.game_id)
 
     @admin.display(description=_("all reports about this player"))
     def reports_about_player(self, report: Report) -> str:
@@ -591,23 +644,49 @@ class ReportAdmin(ReadOnlyModelAdmin):
 
 
 @admin.register(ChatMessage)
-class ChatMessageAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
-    """Table talk: staff read it and hide what breaks the rules (a moderation-log row each)."""
+class ChatMessageAdmin(ConfirmedActions, DeclaredLookupsOnly, admin.ModelAdmin):
+    """Table talk: staff read it and hide what breaks the rules (a moderation-log row each).
+    A report's and a game's pages link here filtered by the table: the talk around a line."""
 
-    list_display = ("id", "game_id", "author", "channel", "text", "created_at", "hidden_at")
+    list_display = ("id", "game_link", "author", "channel", "text", "created_at", "hidden_at")
     list_filter = ("channel", ("hidden_at", admin.EmptyFieldListFilter))
+    linked_lookups = ("game",)  # from a report or a game: that table's talk
     search_fields = ("author__username", "text")
+    list_select_related = ("author",)
     readonly_fields = ("game", "author", "channel", "text", "created_at", "hidden_at", "hidden_by")
     actions = ("hide_messages",)
+    refused_errors = (GameError,)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # the list's hide action needs it; a message's own page has nothing to save
+        return obj is None and super().has_change_permission(request)
+
     def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
-    @admin.action(description=_("Hide the selected messages"), permissions=["change"])
-    def hide_messages(self, request: HttpRequest, queryset: QuerySet[ChatMessage]) -> None:
-        for message in queryset.filter(hidden_at=None):
-            chat.hide(request.user, message, "hidden from the admin")
-        self.message_user(request, _("Messages hidden."), messages.SUCCESS)
+    @admin.display(description=_("game"), ordering="game_id")
+    def game_link(self, message: ChatMessage) -> str:
+        return _game_link(message.game_id)
+
+    @admin.action(description=_("Hide the selected messages…"), permissions=["change"])
+    def hide_messages(
+        self, request: HttpRequest, queryset: QuerySet[ChatMessage]
+    ) -> HttpResponse | None:
+        return self.confirm_and_run(
+            request,
+            queryset.select_related("author"),
+            action="hide_messages",
+            title=_("Hide messages"),
+            intro=_(
+                "Nobody sees these messages at the table any more. Their authors are not told; "
+                "the moderation log keeps the reason."
+            ),
+            submit=_("Hide"),
+            call=lambda message, reason: chat.hide(request.user, message, reason),
+            done=lambda n: (
+                ngettext("Hid %(count)d message.", "Hid %(count)d messages.", n) % {"count": n}
+            ),
+        )

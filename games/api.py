@@ -27,19 +27,28 @@ from accounts.languages import reader_language
 from games import selectors, services
 from games.catalog import registry as catalog
 from games.engines.registry import ENGINES
-from games.errors import GameError, GameNotFound, KeyReused, NotAllowed, StaleVersion
+from games.errors import (
+    AccountSuspended,
+    GameError,
+    GameNotFound,
+    KeyReused,
+    NotAllowed,
+    StaleVersion,
+)
 from games.models import Game, Pace, Seat
 
 
 class TokenAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> Any:
-        from accounts.tokens import user_for_token
+        from accounts.tokens import suspended, user_for_token
 
         read = getattr(request, "token_cache_entry", None)  # config/guard.py read it
         if read is not None and read[0] == token.strip():
             user = user_for_token(token, read[1])
         else:
             user = user_for_token(token)
+        if user is None and suspended(token):
+            raise AccountSuspended()
         if user is not None:
             request.user = user
             # as for a signed-in page: the session's middleware never saw a token
@@ -121,7 +130,7 @@ token closes it with code 4401, a table you may not see with 4404.
 **Errors** are `{"error", "code"}`, the `error` in your language, the `code` stable:
 `malformed` (no JSON object), `invalid` (with `detail`), `unauthorized`, `not_found` (also a
 table you may not see), `stale_version` (409, with `version` and the current `game`),
-`key_reused`, `too_late`, `already_answered`, `not_your_turn`, `not_active`, and the
+`key_reused`, `account_suspended` (403: a moderator banned the token's owner), `too_late`, `already_answered`, `not_your_turn`, `not_active`, and the
 engines' own (`not_in_hand`, `bad_target`, …). A refused request changes nothing.
 
 **Limits**: per client 8 requests in flight and 300 calls a minute (per IP 32 and 1,200):

@@ -54,6 +54,15 @@ class NotAllowed(GameError):
     code = "forbidden"
 
 
+class AccountSuspended(NotAllowed):
+    code = "account_suspended"
+
+    def __init__(self) -> None:
+        super().__init__(
+            _("A moderator suspended this account: its API tokens work again once it is unbanned.")
+        )
+
+
 class NotActive(GameError):
     status = 409
     code = "not_active"

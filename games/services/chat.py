@@ -166,9 +166,11 @@ def report(user: User, message_id: int) -> Report:
 def hide(actor: User, message: ChatMessage, reason: str) -> None:
     """Staff hide a message from everyone; the moderation log keeps why."""
     reason = (reason or "").strip() or "hidden"
-    ChatMessage.objects.filter(pk=message.pk, hidden_at=None).update(
+    hidden = ChatMessage.objects.filter(pk=message.pk, hidden_at=None).update(
         hidden_at=timezone.now(), hidden_by=actor
     )
+    if not hidden:  # a second click, or another moderator first: nothing done, nothing logged
+        raise GameError(_("This message was already hidden."), "already_hidden")
     ModerationLog.objects.create(
         actor=actor,
         action="chat_hide",

@@ -339,6 +339,8 @@
         Array.prototype.forEach.call(form.querySelectorAll("button"), function (b) { b.disabled = false; });
         apply(html);
         if (talk) chatSent(talk, typed, doc);
+        // a mute (or unmute) from a line's menu: that player's lines leave (or come back) now
+        else if (form.closest("#chat-slot")) refreshChat();
       })
       .catch(function () {
         if (isMove) moving = null;

@@ -98,23 +98,75 @@ def test_banning_twice_keeps_the_first_ban(as_admin, admin_user, bob):
     assert ModerationLog.objects.count() == 1
 
 
-def test_unban_reactivates_and_logs(as_admin, admin_user, bob):
+def test_unban_asks_why_reactivates_and_logs(as_admin, admin_user, bob):
     services.user_ban(admin_user, bob, "spam")
 
-    response = action(as_admin, "unban_users", [bob])
+    asked = action(as_admin, "unban_users", [bob])
+    assert asked.status_code == 200 and 'name="reason"' in asked.content.decode()
+    assert "stay with the bot" in asked.content.decode()
+    assert User.objects.get(pk=bob.pk).banned_at is not None
+    response = action(as_admin, "unban_users", [bob], apply="yes", reason="appeal accepted")
 
     assert response.status_code == 302
     bob.refresh_from_db()
     assert bob.is_active and bob.banned_at is None and bob.ban_reason == ""
     log = ModerationLog.objects.order_by("-id").first()
-    assert (log.actor, log.action, log.target_user) == (admin_user, "unban", bob)
+    assert (log.actor, log.action, log.target_user, log.reason) == (
+        admin_user,
+        "unban",
+        bob,
+        "appeal accepted",
+    )
     assert ModerationLog.objects.count() == 2
+    told = [str(m) for m in as_admin.get(reverse(CHANGELIST)).context["messages"]]
+    assert told == ["Unbanned 1 user; their seats in play stay with the bot."]
 
 
 def test_unbanning_someone_not_banned_changes_nothing(as_admin, bob, state):
     before = state()
-    action(as_admin, "unban_users", [bob])
+    action(as_admin, "unban_users", [bob], apply="yes", reason="by mistake")
     assert state() == before
+    told = [str(m) for m in as_admin.get(reverse(CHANGELIST)).context["messages"]]
+    assert told == ["bob: bob is not banned."]
+
+
+def test_a_banned_players_token_says_the_account_is_suspended(admin_user, bob):
+    _token, raw = services.api_token_create(bob, "bot")
+    revoked, revoked_raw = services.api_token_create(bob, "old bot")
+    services.api_token_revoke(bob, revoked)
+    as_bot = Client(HTTP_AUTHORIZATION=f"Bearer {raw}")
+    assert as_bot.get("/api/games").status_code == 200
+
+    services.user_ban(admin_user, bob, "cheating")
+
+    refused = as_bot.get("/api/games")
+    assert refused.status_code == 403
+    assert refused.json()["code"] == "account_suspended"
+    assert "suspended" in refused.json()["error"]
+    revoked_answer = Client(HTTP_AUTHORIZATION=f"Bearer {revoked_raw}").get("/api/games")
+    assert revoked_answer.status_code == 401  # a revoked token says nothing of its owner
+    assert Client(HTTP_AUTHORIZATION="Bearer fib_nothing").get("/api/games").status_code == 401
+    services.user_unban(admin_user, User.objects.get(pk=bob.pk), "appeal")
+    assert as_bot.get("/api/games").status_code == 200
+
+
+def test_the_moderation_log_names_its_actions_and_links_its_games(as_admin, admin_user, bob):
+    from accounts.services import ModerationAction as AccountActions
+    from games.services.moderation import ModerationAction as GameActions
+
+    written = {
+        value
+        for kind in (AccountActions, GameActions)
+        for name, value in vars(kind).items()
+        if not name.startswith("_")
+    } | {"chat_hide", "reveal_hidden"}
+    assert written <= set(ModerationLog.Action.values)
+    ModerationLog.objects.create(actor=admin_user, action="game_abort", game_id=42, reason="x")
+
+    page = as_admin.get(reverse("admin:accounts_moderationlog_changelist")).content.decode()
+
+    assert "game aborted" in page and ">game_abort<" not in page
+    assert f'href="{reverse("admin:games_game_change", args=[42])}"' in page
 
 
 def test_staff_without_change_permission_cannot_ban(make_user, bob, state):

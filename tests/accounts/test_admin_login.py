@@ -6,6 +6,7 @@ import pytest
 from allauth.account.models import EmailAddress
 from allauth.mfa.totp.internal.auth import TOTP, generate_totp_secret
 from django.test import Client
+from django.urls import reverse
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +57,12 @@ def test_a_signed_in_player_who_is_not_staff_is_refused_not_looped(alice):
     client = Client()
     client.force_login(alice)
     assert client.get("/admin/").status_code == 302
-    assert client.get("/admin/login/?next=/admin/").status_code == 403
+    refused = client.get("/admin/login/?next=/admin/")
+    assert refused.status_code == 403
+    # the site's own page, not a bare line of English: what this is, and a way back
+    page = refused.content.decode()
+    assert "This part of the site is for the moderators." in page
+    assert f'href="{reverse("games:my_games")}"' in page and "<nav" in page
 
 
 def test_production_requires_totp_for_superusers(admin_user, settings):

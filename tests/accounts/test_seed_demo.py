@@ -24,3 +24,36 @@ def test_the_demo_moderator_signs_in_and_opens_the_admin():
 
     assert signed_in.status_code == 302, signed_in.content[:300]
     assert client.get("/admin/").status_code == 200
+
+
+def test_the_demo_moderator_is_a_moderator_not_a_superuser(make_user):
+    """The demo's moderator showed none of the limits real moderators have (admin review)."""
+    from django.contrib.auth import get_user_model
+
+    player = make_user("rude")
+    call_command("seed_demo")
+    moderator = get_user_model().objects.get(username=DEMO_MODERATOR)
+    client = Client()
+    client.force_login(moderator)
+
+    assert moderator.is_staff and not moderator.is_superuser
+    assert moderator.has_perm("games.change_report") and moderator.has_perm("games.view_event")
+    assert client.get(reverse("admin:games_report_changelist")).status_code == 200
+    assert client.get(reverse("admin:games_chatmessage_changelist")).status_code == 200
+    assert client.get(reverse("admin:accounts_user_delete", args=[player.pk])).status_code == 403
+    assert client.get(reverse("admin:auth_group_changelist")).status_code == 403
+    users = client.get(reverse("admin:accounts_user_changelist")).content.decode()
+    assert "ban_users" in users and "delete_selected" not in users
+
+
+def test_the_moderator_command_gives_and_takes_the_role(make_user):
+    player = make_user("helper")
+
+    call_command("moderator", "Helper")
+    player.refresh_from_db()
+    assert player.is_staff and player.groups.filter(name="Moderators").exists()
+    assert type(player).objects.get(pk=player.pk).has_perm("accounts.change_user")
+
+    call_command("moderator", "helper", "--remove")
+    player.refresh_from_db()
+    assert not player.is_staff and not player.groups.exists()

@@ -73,19 +73,80 @@ def test_mute_report_and_the_unread_count(started):
     assert "You will lose" in talk(client_for(carol), game)
 
 
+def hide(as_admin: Client, messages: list[ChatMessage], reason: str | None):
+    """The list's hide action: its page asking why, then (with a reason) the hiding."""
+    data = {
+        "action": "hide_messages",
+        ACTION_CHECKBOX_NAME: [m.pk for m in messages],
+        "index": 0,
+    }
+    if reason is not None:
+        data.update(apply="1", reason=reason)
+    return as_admin.post(reverse("admin:games_chatmessage_changelist"), data, follow=True)
+
+
 def test_staff_hide_a_message_from_everyone_with_a_moderation_log_row(started, as_admin):
     game = started("imperador")
     bob = game.seats.get(index=1).user
     say(client_for(bob), game, "something rude")
     message = ChatMessage.objects.get(author=bob)
-    as_admin.post(
-        reverse("admin:games_chatmessage_changelist"),
-        {"action": "hide_messages", ACTION_CHECKBOX_NAME: [message.pk], "index": 0},
-    )
+
+    asked = hide(as_admin, [message], None).content.decode()
+    assert "Hide messages" in asked and 'name="reason"' in asked
+    assert ChatMessage.objects.get(pk=message.pk).hidden_at is None
+    done = hide(as_admin, [message], "insults").content.decode()
+
     message.refresh_from_db()
     assert message.hidden_at is not None
-    assert ModerationLog.objects.filter(action="chat_hide", target_user=bob).count() == 1
+    assert "Hid 1 message." in done
+    assert list(
+        ModerationLog.objects.filter(action="chat_hide", target_user=bob).values_list(
+            "reason", flat=True
+        )
+    ) == ["insults"]
     assert "something rude" not in talk(client_for(game.seats.get(index=0).user), game)
+
+    # again (a second tab, another moderator first): said, not logged twice
+    again = hide(as_admin, [message], "insults").content.decode()
+    assert "This message was already hidden." in again and "Hid 1 message." not in again
+    assert ModerationLog.objects.filter(action="chat_hide").count() == 1
+
+
+def test_a_report_leads_the_moderator_to_its_tables_talk(started, as_admin):
+    game = started("imperador")
+    other = started("imperador")
+    alice, bob = game.seats.get(index=0).user, game.seats.get(index=1).user
+    say(client_for(bob), game, "the line reported")
+    say(client_for(alice), game, "what was said before")
+    say(client_for(bob), other, "talk at another table")
+    line = ChatMessage.objects.get(text="the line reported")
+    client_for(alice).post(reverse("games:chat_report", args=[line.pk]))
+    report = Report.objects.get(reported=bob)
+
+    page = as_admin.get(reverse("admin:games_report_change", args=[report.pk])).content.decode()
+    talk_url = reverse("admin:games_chatmessage_changelist") + f"?game__id__exact={game.pk}"
+    assert f'href="{talk_url}"' in page.replace("&amp;", "&") and "2 messages" in page
+    listed = as_admin.get(talk_url)
+    assert listed.status_code == 200
+    assert {m.text for m in listed.context["cl"].result_list} == {
+        "the line reported",
+        "what was said before",
+    }
+    game_page = as_admin.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+    assert f'href="{talk_url}"' in game_page.replace("&amp;", "&")
+
+
+def test_a_messages_own_admin_page_offers_nothing_to_save(started, as_admin):
+    game = started("imperador")
+    say(client_for(game.seats.get(index=1).user), game, "hello")
+    message = ChatMessage.objects.get()
+    url = reverse("admin:games_chatmessage_change", args=[message.pk])
+
+    page = as_admin.get(url).content.decode()
+
+    assert 'name="_save"' not in page and 'name="_continue"' not in page
+    as_admin.post(url, {"text": "changed"})
+    assert ChatMessage.objects.get(pk=message.pk).text == "hello"
 
 
 def test_rate_length_and_character_rules(started):

@@ -336,10 +336,17 @@ def _played_once(started) -> tuple[Game, dict]:
 
 def test_the_event_log_inline_shows_every_hidden_card_to_a_superuser(as_admin, started):
     game, hidden = _played_once(started)
+    page = reverse("admin:games_game_change", args=[game.pk])
 
-    response = as_admin.get(reverse("admin:games_game_change", args=[game.pk]))
+    # the game's page keeps them behind an explicit step, which the moderation log records
+    plain = as_admin.get(page).content.decode()
+    assert html.escape(json.dumps(hidden["data"])) not in plain and "your_card" not in plain
+    assert f'href="{page}?reveal=1"' in plain
+    assert not ModerationLog.objects.filter(action="reveal_hidden").exists()
+    response = as_admin.get(page, {"reveal": "1"})
 
     assert response.status_code == 200
+    assert ModerationLog.objects.filter(action="reveal_hidden", game_id=game.pk).count() == 1
     body = response.content.decode()
     assert html.escape(json.dumps(hidden["data"])) in body
     assert "only seats " + ", ".join(map(str, hidden["to"])) in body
@@ -349,6 +356,49 @@ def test_the_event_log_inline_shows_every_hidden_card_to_a_superuser(as_admin, s
     assert full.status_code == 200
     assert "The log replays to the stored state." in full.content.decode()
     assert html.escape(json.dumps(hidden["data"])) in full.content.decode()
+    assert ModerationLog.objects.filter(action="reveal_hidden", game_id=game.pk).count() == 2
+
+
+def test_staff_playing_at_a_table_cannot_reveal_its_hidden_cards_until_it_ends(admin_user, trio):
+    """A moderator who sits at a table in play (against bots, or friends) reads no hand there:
+    not in the game's page, its event log, nor its full log."""
+    from accounts.services import friendship_create
+
+    alice, bob, _carol = trio
+    friendship_create(admin_user, alice)
+    friendship_create(admin_user, bob)
+    game = services.game_create(admin_user, engine=GAME, seats=3, invite=["alice", "bob"])
+    services.game_join(alice, game.pk)
+    services.game_join(bob, game.pk)
+    services.game_start(admin_user, game.pk)
+    client = Client()
+    client.force_login(admin_user)
+    page = reverse("admin:games_game_change", args=[game.pk])
+
+    response = client.get(page, {"reveal": "1"})
+
+    body = response.content.decode()
+    assert response.status_code == 200
+    assert "its hidden cards stay hidden from you until the game is over" in body
+    assert "Show the full state" not in body and "your_card" not in body
+    full_log = reverse("admin:games_game_full_log", args=[game.pk])
+    assert client.get(full_log).status_code == 403
+    assert not ModerationLog.objects.filter(action="reveal_hidden").exists()
+
+    services.game_abort(admin_user, game.pk, "test over")
+    assert "Show the full state" in client.get(page, {"reveal": "1"}).content.decode()
+    assert client.get(full_log).status_code == 200
+
+
+def test_a_game_is_found_by_its_number(as_admin, started):
+    game = started(GAME)
+    other = started(GAME)
+    url = reverse("admin:games_game_changelist")
+
+    for term in (f"#{game.pk}", str(game.pk), f" #{game.pk} "):
+        found = list(as_admin.get(url, {"q": term}).context["cl"].result_list)
+        assert found == [game], term
+    assert other not in as_admin.get(url, {"q": f"#{game.pk}"}).context["cl"].result_list
 
 
 def test_a_player_is_sent_to_the_admin_login(started, bob):

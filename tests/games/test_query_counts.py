@@ -146,7 +146,8 @@ def test_a_banned_players_cached_token_is_refused_at_once(started, admin_user):
     client = _api_client(alice)
     assert client.get(f"/api/games/{game.pk}").status_code == 200
     user_ban(admin_user, alice, "spam")
-    assert client.get(f"/api/games/{game.pk}").status_code == 401
+    refused = client.get(f"/api/games/{game.pk}")
+    assert (refused.status_code, refused.json()["code"]) == (403, "account_suspended")
     assert Game.objects.filter(pk=game.pk).exists()
 
 

@@ -136,3 +136,22 @@ def test_a_banner_of_an_earlier_moment_goes_when_the_table_moves_on(
     watcher.wait_for_function(
         "() => document.querySelector('.messages').textContent.trim() === ''", timeout=15_000
     )
+
+
+def test_a_muted_players_lines_leave_the_page_at_once(make_user, signed_in_page, stack):
+    """A "Mute Bob" from a line's menu said "You no longer see Bob's table talk." and left his
+    lines on the page until a reload (admin review)."""
+    _game, pages = people_at_a_table(
+        make_user, ("zed", "amy"), "cockroach-poker-royal", signed_in_page, stack.base
+    )
+    zed, amy = pages[0], pages[1]
+    amy.locator("#chat-text").fill("You will lose")
+    amy.locator("#chat-text").press("Enter")
+    zed.wait_for_function(f"() => ({LINES})().includes('You will lose')", timeout=15_000)
+    zed.locator(".chat-lines li[data-id] details summary").first.click()
+    zed.locator(".chat-lines li[data-id] button", has_text="Mute").first.click()
+    zed.wait_for_function(
+        "() => document.querySelector('.messages').textContent.includes('no longer see')",
+        timeout=15_000,
+    )
+    zed.wait_for_function(f"() => !({LINES})().includes('You will lose')", timeout=5_000)

@@ -7,6 +7,7 @@ from allauth.account.models import EmailAddress
 from django.core.management.base import BaseCommand
 
 from accounts.models import User
+from accounts.moderators import make_moderator
 from accounts.services import friendship_create
 
 DEMO_PASSWORD = "fibbers-demo"
@@ -46,13 +47,17 @@ class Command(BaseCommand):
             defaults={
                 "email": f"{DEMO_MODERATOR}@example.com",
                 "display_name": "Mod",
-                "is_staff": True,
-                "is_superuser": True,
             },
         )
         if created:
             moderator.set_password(DEMO_PASSWORD)
             moderator.save()
+        # a moderator, not a superuser (earlier demos made one): the demo shows the limits
+        # real moderators have
+        if moderator.is_superuser:
+            moderator.is_superuser = False
+            moderator.save(update_fields=["is_superuser"])
+        make_moderator(moderator)
         EmailAddress.objects.update_or_create(
             user=moderator,
             email=moderator.email,

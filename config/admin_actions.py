@@ -1,0 +1,75 @@
+"""Admin actions that ask why first: an intermediate page with a reason, then the service.
+
+Shared by the games' and the accounts' admin; the services write the moderation log.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from django import forms
+from django.contrib import messages
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.db.models import QuerySet
+from django.http import HttpRequest, HttpResponse
+from django.template.response import TemplateResponse
+from django.utils.translation import gettext_lazy as _
+
+
+class ReasonForm(forms.Form):
+    reason = forms.CharField(
+        label=_("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Kept in the moderation log."),
+    )
+
+
+class ConfirmedActions:
+    """Admin actions that ask for a reason on an intermediate page, then call a service (a
+    ModelAdmin mixin: it uses the admin's site, options and messages)."""
+
+    # what a service raises to refuse one object (with a ``message``): said, the rest go on
+    refused_errors: tuple[type[Exception], ...] = ()
+
+    def confirm_and_run(
+        self,
+        request: HttpRequest,
+        queryset: QuerySet,
+        *,
+        action: str,
+        title: str,
+        intro: str,
+        submit: str,
+        call: Callable[[Any, str], Any],
+        done: Callable[[int], str],
+        form_class: type[forms.Form] = ReasonForm,
+    ) -> HttpResponse | None:
+        """First post: a page asking for the reason. Second post (``apply``): call the service
+        once per selected object; a refused one is reported and the others still go through."""
+        applying = "apply" in request.POST
+        form = form_class(request.POST if applying else None)
+        if applying and form.is_valid():
+            count = 0
+            for obj in queryset:
+                try:
+                    call(obj, form.cleaned_data["reason"])
+                except self.refused_errors as error:
+                    self.message_user(request, f"{obj}: {error.message}", messages.WARNING)
+                else:
+                    count += 1
+            if count:
+                self.message_user(request, done(count), messages.SUCCESS)
+            return None
+        context = {
+            **self.admin_site.each_context(request),
+            "title": title,
+            "intro": intro,
+            "submit": submit,
+            "opts": self.opts,
+            "queryset": queryset,
+            "form": form,
+            "action_checkbox_name": ACTION_CHECKBOX_NAME,
+            "action": action,
+        }
+        return TemplateResponse(request, "admin/games/confirm_action.html", context)
