@@ -44,10 +44,19 @@ class SignupExtras(forms.Form):
     time_zone = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
     def signup(self, request: Any, user: Any) -> None:
+        changed = []
         zone = known_time_zone(self.cleaned_data.get("time_zone") or "")
         if zone is not None and zone != user.time_zone:
             user.time_zone = zone
-            user.save(update_fields=["time_zone"])
+            changed.append("time_zone")
+        # the language the page spoke (the menu, or the browser's): a visitor who signed up in
+        # Persian got English notices and emails, and English pages on any other device
+        language = getattr(request, "LANGUAGE_CODE", "") or translation.get_language() or ""
+        if not user.language and language in dict(settings.LANGUAGES):
+            user.language = language
+            changed.append("language")
+        if changed:
+            user.save(update_fields=changed)
 
 
 class ProfileForm(forms.Form):

@@ -70,6 +70,13 @@ def send_daily_digests(now: datetime | None = None) -> int:
             )
             if not notes:
                 continue
+            # what still holds at 07:00: a turn taken since, a window long closed, a notice
+            # read in the app are dropped (each was judged once, a minute after it was made)
+            gone = [n.pk for n in notes if not notifications.notice_stands(n)]
+            notes = [n for n in notes if n.pk not in gone]
+            Notification.objects.filter(pk__in=gone).update(email=Notification.Email.SKIPPED)
+            if not notes:
+                continue
             if user.email and user.is_active:
                 with translation.override(user.language or settings.LANGUAGE_CODE):
                     subject = ngettext(

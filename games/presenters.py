@@ -151,10 +151,9 @@ def action_groups(
 PLACE = "__"
 
 
-def action_from_post(data: Any, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
-    """The legal action the form describes, or None (a forged or stale form). A list picked
-    place by place may also be an answer the rules refuse (one card that does not match the
-    claim, the same card twice): it is returned as it is, for the rules to say why."""
+def posted_action(data: Any) -> tuple[dict[str, Any], dict[str, dict[int, int]]] | None:
+    """The action a move form describes, legal or not, with the places picked one by one;
+    None for a form that cannot describe one (forged)."""
     kind = data.get("type")
     candidate: dict[str, Any] = {"type": kind}
     places: dict[str, dict[int, int]] = {}
@@ -174,6 +173,18 @@ def action_from_post(data: Any, legal: list[dict[str, Any]]) -> dict[str, Any] |
             return None
     for name, picked in places.items():
         candidate[name] = [picked[place] for place in sorted(picked)]
+    return candidate, places
+
+
+def action_from_post(data: Any, legal: list[dict[str, Any]]) -> dict[str, Any] | None:
+    """The legal action the form describes, or None (a forged or stale form). A list picked
+    place by place may also be an answer the rules refuse (one card that does not match the
+    claim, the same card twice): it is returned as it is, for the rules to say why."""
+    posted = posted_action(data)
+    if posted is None:
+        return None
+    candidate, places = posted
+    kind = candidate["type"]
     if candidate in legal:
         return candidate
     built = places and any(

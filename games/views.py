@@ -482,7 +482,12 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
         if version is None or (action is None and version == game.version_for(seat)):
             raise GameError(_("That move is not possible now."), "not_legal")
         if action is None:
-            raise StaleVersion(game.version_for(seat))
+            # a page that fell behind: an answer to a window that has closed since (a race
+            # another won, a gift after the deadline) is the service's "too late", not "moved on"
+            posted = presenters.posted_action(request.POST)
+            if posted is None or not isinstance(posted[0]["type"], str):
+                raise StaleVersion(game.version_for(seat))
+            action = posted[0]
         result = services.act(request.user, game_id, version, action, request.POST.get("key", ""))
     except StaleVersion as exc:
         messages.warning(request, exc.message)

@@ -16,8 +16,9 @@ from django.db import transaction
 from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils import timezone, translation
 from django.utils.functional import lazy
+from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext, ngettext_lazy
+from django.utils.translation import gettext_lazy, ngettext
 
 from accounts.models import Notification, User
 from accounts.notifications import (
@@ -76,7 +77,8 @@ def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
     winners = lazy(lambda: join([s.name for s in won_by]) if won_by else "—", str)()
     notices: list[Notice] = []
     for seat in (s for s in seats if s.user_id):
-        won = seat.index in result.get("winners", [])
+        # a seat the bot played for good (its player left, was banned) won the bot's game
+        won = seat.index in result.get("winners", []) and not seat.bot_for_good
         text = (
             gettext_lazy("You won at %(game)s #%(id)s!")
             if won
@@ -403,22 +405,13 @@ def send_due_reminders(now: Any = None) -> int:
                 )
                 if not claimed:
                     continue  # reminded already (another sweeper got there first)
-                left = max(1, int((game.deadline_at - now).total_seconds() // 60))
                 text = gettext_lazy("Reminder: your move in %(game)s #%(id)s is due in %(left)s.")
+                # "4 hours, 47 minutes", in the reader's language ("287 minutes" at a daily pace)
+                left = lazy(functools.partial(timeuntil, game.deadline_at, now, depth=2), str)()
                 _notify_wait(
                     seat.user,
                     Notification.Kind.REMINDER,
-                    _say(
-                        seat.user,
-                        text,
-                        game=game_title(game.engine),
-                        id=game.pk,
-                        left=_say(
-                            seat.user,
-                            ngettext_lazy("%(m)d minute", "%(m)d minutes", left),
-                            m=left,
-                        ),
-                    ),
+                    _say(seat.user, text, game=game_title(game.engine), id=game.pk, left=left),
                     game,
                 )
                 sent += 1

@@ -146,6 +146,10 @@
       var said = document.querySelector(".messages");
       if (said) said.textContent = "";
     }
+    // the talk is no live part (a line being typed must survive); it appears, or goes, when
+    // the viewer takes (or leaves) a seat in the lobby
+    var freshSlot = fresh.querySelector("#chat-slot"), slot = document.getElementById("chat-slot");
+    if (freshSlot && slot && slot.hidden !== freshSlot.hidden) slot.replaceWith(document.importNode(freshSlot, true));
     var active = pressed || document.activeElement, lostFocus = focusPart;
     focusPart = null;
     pressed = null;

@@ -33,3 +33,26 @@ def test_a_sign_up_keeps_the_devices_time_zone(client, sent, kept):
         },
     )
     assert User.objects.get(username="zed").time_zone == kept
+
+
+@pytest.mark.django_db
+def test_a_sign_up_keeps_the_language_it_was_made_in(client, settings):
+    """A visitor who chose Persian and signed up got English notices and emails, and English
+    pages on any other device (mail review)."""
+    client.post("/i18n/setlang/", {"language": "fa", "next": "/"})
+    client.post(
+        "/accounts/signup/",
+        {
+            "email": "farid@example.com",
+            "username": "farid",
+            "password1": "a-long-test-password",
+            "password2": "a-long-test-password",
+            "time_zone": "Asia/Tehran",
+        },
+    )
+    farid = User.objects.get(username="farid")
+    assert farid.language == "fa"
+    # on a device that never chose: Persian, from the account
+    other = type(client)()
+    other.force_login(farid)
+    assert 'lang="fa"' in other.get("/games/").content.decode()

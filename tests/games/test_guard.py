@@ -169,4 +169,5 @@ def test_a_token_revoked_or_its_player_banned_is_refused_through_the_guards_read
     bobs = Client(HTTP_AUTHORIZATION=f"Bearer {api_token_create(bob, 't')[1]}")
     assert bobs.get(f"/api/games/{game.pk}").status_code == 200
     user_ban(admin_user, bob, "spam")
-    assert bobs.get(f"/api/games/{game.pk}").status_code == 401
+    refused = bobs.get(f"/api/games/{game.pk}")
+    assert (refused.status_code, refused.json()["code"]) == (403, "account_suspended")

@@ -151,3 +151,25 @@ def test_a_second_answer_to_an_open_window_says_the_first_counts(started):
     assert game.version == version
     answers = Event.objects.filter(game=game, actor=user, action__type="hand")
     assert [e.action["choice"] for e in answers] == ["raise"]
+
+
+def test_a_page_that_answers_a_window_closed_since_it_loaded_hears_too_late(started, monkeypatch):
+    """The page matched the answer against what the seat may do now: an answer to a window
+    that closed since (a race another won, a deadline) read "The game moved on since you
+    loaded it", which reads as a page fault; the service's own "too late" says what happened
+    (live review)."""
+    clock = Clock(monkeypatch)
+    game = _show_of_hands(started("imperador", pace="custom", move_seconds=60, window_seconds=5))
+    seat = ENGINE.waiting_for(game.state).seats[0]
+    page = Client()
+    page.force_login(seat_users(game)[seat])
+    form = {"version": str(game.version_for(seat)), "type": "hand", "f_choice": '"raise"'}
+    clock.past(game.deadline_at)
+    assert services.apply_if_expired(Game.objects.get(pk=game.pk))  # the window's timeout ran
+    after = Game.objects.get(pk=game.pk)
+
+    answer = page.post(f"/games/{game.pk}/act/", form, follow=True)
+
+    said = [str(m) for m in answer.context["messages"]]
+    assert said == ["Too late: the moment passed before your answer arrived."]
+    assert Game.objects.get(pk=game.pk).version == after.version

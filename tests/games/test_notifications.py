@@ -103,6 +103,31 @@ def test_preferences_none_and_daily_digest_are_honoured(started):
     assert send_daily_digests(seven_utc) == 0
 
 
+def test_the_digest_leaves_out_what_no_longer_holds_at_seven(started, make_user):
+    """A 07:00 digest listed "Your turn in …" for a move made the evening before (mail
+    review): what a notice says is judged again when the digest goes."""
+    game = turn_game(started)
+    seat, user = waited_user(game)
+    user.email_preference = EmailPreference.DIGEST
+    user.save()
+    turn = Notification.objects.get(user=user, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
+    assert send_notification_email(turn.pk) == "digest"
+    _seat, move = next_human_move(game, random.Random(1))
+    services.act(user, game.pk, game.version_for(seat), move)  # through the API: nothing read
+    dora = make_user("dora")
+    friendship_create(dora, user)
+    table = services.game_create(dora, engine="imperador", seats=3, invite=[user.username])
+    request = Notification.objects.get(user=user, game_id=table.pk)
+    assert send_notification_email(request.pk) == "digest"
+
+    assert send_daily_digests(timezone.now().replace(hour=7, minute=0)) == 1
+
+    body = mail.outbox[0].body
+    assert request.text in body and turn.text not in body
+    turn.refresh_from_db()
+    assert turn.email == Notification.Email.SKIPPED
+
+
 def test_the_digest_goes_out_at_seven_in_the_players_own_time_zone(started):
     game = turn_game(started)
     _seat, user = waited_user(game)
@@ -145,6 +170,9 @@ def test_a_reminder_goes_out_once_at_80_percent_of_the_deadline(started):
     game.refresh_from_db()
     assert game.remind_at is None  # cleared once sent
     reminder = Notification.objects.get(user=user, kind=Notification.Kind.REMINDER)
+    # in hours at a daily pace, not "287 minutes" (mail review)
+    assert game.move_seconds == 86400
+    assert reminder.text.endswith("is due in 4\xa0hours, 47\xa0minutes."), reminder.text
     user.email_reminders = False
     user.save()
     assert send_notification_email(reminder.pk) == "skip"

@@ -163,3 +163,24 @@ def test_the_delayed_email_of_a_wait_is_not_sent_once_its_player_left(started, s
     }
     assert state == {leaver: Notification.Email.SKIPPED, stays: Notification.Email.SENT}
     assert [m.to for m in mail.outbox] == [[stays.email]]
+
+
+def test_a_player_who_left_is_told_the_result_not_congratulated_on_the_bots_win(started):
+    """ "You won at …!" went to a player whose seat the bot played to a win after they left
+    (mail review). Three-player Cockroach Poker has one loser: the seat left usually wins."""
+    for seed in range(1, 9):
+        game = turn_game(started)
+        alice = seat_users(game)[0]
+        services.game_quit(alice, game.pk)
+        game = play_to_the_end(Game.objects.get(pk=game.pk), seed=seed)
+        if 0 in game.result["winners"]:
+            break
+    else:
+        raise AssertionError("the bot in the seat left never won in 8 games")
+    told = Notification.objects.get(user=alice, game_id=game.pk, kind="finished").text
+    stayed = next(s for s in game.result["winners"] if s != 0)
+    winner = Notification.objects.get(
+        user=seat_users(game)[stayed], game_id=game.pk, kind="finished"
+    ).text
+    assert told.startswith(f"Cockroach Poker Royal #{game.pk} is over:"), told
+    assert winner == f"You won at Cockroach Poker Royal #{game.pk}!"

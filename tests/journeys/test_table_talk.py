@@ -155,3 +155,29 @@ def test_a_muted_players_lines_leave_the_page_at_once(make_user, signed_in_page,
         timeout=15_000,
     )
     zed.wait_for_function(f"() => !({LINES})().includes('You will lose')", timeout=5_000)
+
+
+def test_the_talk_appears_for_a_player_who_takes_a_seat_in_place(make_user, signed_in_page, stack):
+    """The talk panel was drawn only when the page loaded: a player who took a seat on the
+    table page never saw it until a reload (live review)."""
+    from accounts.services import friendship_create
+
+    host, guest = make_user("bea"), make_user("cyd")
+
+    def lobby() -> Game:
+        friendship_create(host, guest)
+        return services.game_create(host, engine="imperador", seats=3, invite=["cyd"])
+
+    game = in_thread(lobby)
+    page = signed_in_page(guest)
+    page.goto(f"{stack.base}/games/{game.pk}/")
+    assert page.locator("#chat-slot").is_hidden()
+    page.get_by_role("button", name="Take a seat").click()
+    page.wait_for_function(
+        "() => { const s = document.getElementById('chat-slot');"
+        " return s && !s.hidden && !!s.querySelector('#chat-text'); }",
+        timeout=15_000,
+    )
+    page.locator("#chat-text").fill("Hello host")
+    page.locator("#chat-text").press("Enter")
+    page.wait_for_function(f"() => ({LINES})().includes('Hello host')", timeout=15_000)
