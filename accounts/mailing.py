@@ -47,8 +47,10 @@ def send(
     ):
         text = render_to_string(f"email/{template}.txt", context)
         html = render_to_string(f"email/{template}.html", context)
+        # a Persian subject began with the Latin "[Fibbers]": mail clients set it left to right
+        mark = "\u200f" if translation.get_language_bidi() else ""
     message = EmailMultiAlternatives(
-        subject=f"[{settings.SITE_NAME}] {subject}",
+        subject=f"{mark}[{settings.SITE_NAME}] {subject}",
         body=text,
         to=[user.email],
         headers={

@@ -42,6 +42,9 @@ EMAIL_KINDS = {
     Notification.Kind.GAME_FINISHED,
 }
 EMAIL_GAP = timedelta(hours=1)
+# Never held back by the gap: a reminder is asked for by the player (at the Fast pace it falls
+# 48 minutes after the turn's email, always inside the gap), and a result ends the table.
+UNGAPPED_KINDS = {Notification.Kind.REMINDER, Notification.Kind.GAME_FINISHED}
 HEARTBEAT_SECONDS = 20
 PRESENCE_SECONDS = 60  # the grace after the last heartbeat (three missed beats)
 UNSUBSCRIBE_SALT = "fibbers.unsubscribe"
@@ -121,14 +124,19 @@ def _note_fields() -> list[Any]:
 
 
 def notice_batch(
-    notices: list[Notice], supersede: tuple[int, Iterable[str]] | None = None
+    notices: list[Notice],
+    supersede: tuple[int, Iterable[str]] | None = None,
+    read_for: Iterable[int] = (),
 ) -> NoticeBatch | None:
     """Several notifications as one batch (a move tells its table at once); None for none.
 
     ``supersede`` = (game id, kinds): each recipient's older unread notifications of those
     kinds about that game are marked read first (the bell shows one notice per game's wait):
-    the ``INSERT`` runs after that ``UPDATE`` has ended, so the new rows are not marked."""
-    if not notices:
+    the ``INSERT`` runs after that ``UPDATE`` has ended, so the new rows are not marked.
+    ``read_for``: further players whose notices ``supersede`` marks read (those who just
+    moved: their "your turn" is answered, through the API as through the page)."""
+    read_for = set(read_for)
+    if not notices and not (supersede and read_for):
         return None
     now = timezone.now()
     notes = [
@@ -154,7 +162,7 @@ def notice_batch(
     statements: list[Statement] = []
     if supersede is not None:
         game_id, kinds = supersede
-        users, kinds = sorted({n.user_id for n in notes}), list(kinds)
+        users, kinds = sorted({n.user_id for n in notes} | read_for), list(kinds)
         read_at = Notification._meta.get_field("read_at").get_db_prep_save(now, db)
         statements.append(
             (
@@ -163,6 +171,8 @@ def notice_batch(
                 [read_at, *users, game_id, *kinds],
             )
         )
+    if not notes:
+        return NoticeBatch(statements, notes)
     row = f"({_marks(fields)})"
     statements.append(
         (
@@ -317,6 +327,8 @@ def email_decision(note: Notification) -> str:
     if note.game_id is not None:
         if is_present(note.game_id, user.pk):
             return "skip"  # the table is open in front of them
+        if note.kind in UNGAPPED_KINDS:
+            return "send"
         recent = Notification.objects.filter(
             user=user,
             game_id=note.game_id,

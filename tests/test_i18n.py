@@ -504,6 +504,29 @@ def test_the_sign_in_pages_speak_brazilian_portuguese(client):
 
 
 @pytest.mark.django_db
+def test_allauths_emails_speak_brazilian_portuguese(client, make_user, mailoutbox):
+    """The password reset and "account already exists" emails came from allauth's European
+    catalogue ("Está a receber este email … palavra-passe"): ours lacked their texts (mail
+    review)."""
+    make_user("carol")
+    _speaking(client, "pt")
+    client.post(reverse("account_reset_password"), {"email": "carol@example.com"})
+    client.post(
+        reverse("account_signup"),
+        {
+            "email": "carol@example.com",
+            "username": "carol2",
+            "password1": "a-long-test-password",
+            "password2": "a-long-test-password",
+        },
+    )
+    assert len(mailoutbox) == 2
+    for message in mailoutbox:
+        assert not EUROPEAN.search(message.body), EUROPEAN.search(message.body)
+        assert "Você está recebendo este e-mail" in message.body
+
+
+@pytest.mark.django_db
 def test_the_admin_speaks_brazilian_portuguese(admin_client):
     """The admin's "pt" is European too ("Terminar sessão", "Alterar palavra-passe")."""
     _speaking(admin_client, "pt")

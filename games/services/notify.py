@@ -131,17 +131,23 @@ def wait_opened(
                 wait_seq=game.wait_seq,
             )
         )
-    # one batch for the whole table, older wait notices included (see _notify_wait)
-    return notice_batch(notices, supersede=(game.pk, WAIT_KINDS))
+    # one batch for the whole table, older wait notices included (see _notify_wait), and the
+    # movers' own: a move made through the API or a socket left "Your turn" unread on the bell
+    movers_read = [humans[index].user_id for index in movers if index in humans]
+    return notice_batch(notices, supersede=(game.pk, WAIT_KINDS), read_for=movers_read)
+
+
+def _read_wait_notices(user: User, game: Game) -> None:
+    Notification.objects.filter(
+        user=user, game_id=game.pk, kind__in=WAIT_KINDS, read_at__isnull=True
+    ).update(read_at=timezone.now())
 
 
 def _notify_wait(user: User, kind: str, text: str, game: Game) -> None:
     """A notice about the game's current wait: it replaces the player's older open notices
     about that game's waits (the bell shows one), and its email is skipped once the wait is
     over or the notice read."""
-    Notification.objects.filter(
-        user=user, game_id=game.pk, kind__in=WAIT_KINDS, read_at__isnull=True
-    ).update(read_at=timezone.now())
+    _read_wait_notices(user, game)
     notify(user, kind, text, _table(game), game.pk, wait_seq=game.wait_seq)
 
 
@@ -168,6 +174,7 @@ def turn_timed_out(game: Game, seat: Seat) -> None:
             "Your time ran out at %(game)s #%(id)s: the bot played your turn. Three in a row, "
             "and it plays your seat."
         )
+        _read_wait_notices(seat.user, game)  # that turn is over: its "your turn" with it
         notify(
             seat.user,
             Notification.Kind.TIMEOUT,
@@ -182,6 +189,7 @@ def seat_handed_to_bot(game: Game, seat: Seat) -> None:
         text = gettext_lazy(
             "You missed three turns in a row at %(game)s #%(id)s, so the bot plays your seat now."
         )
+        _read_wait_notices(seat.user, game)
         notify(
             seat.user,
             Notification.Kind.SEAT_TO_BOT,

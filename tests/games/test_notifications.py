@@ -79,6 +79,24 @@ def test_no_email_while_the_player_has_the_table_open(started):
     assert mail.outbox == []
 
 
+def test_a_reminder_asked_for_is_emailed_inside_the_hour_after_the_turns_email(started):
+    """At the Fast pace the reminder falls 48 minutes after the turn's email: the one email a
+    game an hour rule dropped it, so the profile's "remind me by email" did nothing there
+    (mail review)."""
+    game = turn_game(started, pace="fast")
+    assert game.move_seconds == 3600
+    _seat, user = waited_user(game)
+    assert user.email_reminders
+    turn = Notification.objects.get(user=user, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
+    assert send_notification_email(turn.pk) == "send"
+    game.refresh_from_db()
+    assert notify.send_due_reminders(game.remind_at + timedelta(seconds=1)) == 1
+    reminder = Notification.objects.get(user=user, kind=Notification.Kind.REMINDER)
+
+    assert send_notification_email(reminder.pk) == "send"
+    assert [m.subject for m in mail.outbox][-1].endswith(reminder.text)
+
+
 def test_preferences_none_and_daily_digest_are_honoured(started):
     game = turn_game(started)
     _seat, user = waited_user(game)
@@ -536,3 +554,45 @@ def test_a_persian_players_emails_read_right_to_left(started):
     for page in (persian, digest):
         assert '<html lang="fa" dir="rtl">' in page and '<body dir="rtl"' in page
     assert '<html lang="en" dir="ltr">' in plain
+    # the subject too: a right-to-left mark before the Latin "[Fibbers]" (mail review)
+    subjects = [m.subject for m in mail.outbox]
+    assert subjects[0].startswith("\u200f[Fibbers] ") and subjects[1].startswith("\u200f[")
+    assert subjects[2].startswith("[Fibbers] ")
+
+
+def _unread_turns(user, game) -> int:
+    return Notification.objects.filter(
+        user=user, game_id=game.pk, kind=Notification.Kind.YOUR_TURN, read_at__isnull=True
+    ).count()
+
+
+def test_a_move_through_the_api_or_a_turn_timed_out_reads_its_your_turn(started, monkeypatch):
+    """A "Your turn" stayed unread on the bell after the move was made through the API (only
+    the table page read it), and after the bot played the turn (mail review)."""
+    from accounts.services import api_token_create
+
+    game = turn_game(started)
+    seat, user = waited_user(game)
+    assert _unread_turns(user, game) == 1
+    _seat, move = next_human_move(game, random.Random(1))
+    _token, raw = api_token_create(user, "bot")
+    answer = Client(headers={"Authorization": f"Bearer {raw}"}).post(
+        f"/api/games/{game.pk}/actions",
+        {"version": game.version_for(seat), "action": move, "key": "k1"},
+        content_type="application/json",
+    )
+    assert answer.status_code == 200
+    assert _unread_turns(user, game) == 0
+
+    game.refresh_from_db()
+    waiting = registry.get(game.engine).waiting_for(game.state)
+    (next_seat,) = waiting.seats
+    next_user = seat_users(game)[next_seat]
+    assert _unread_turns(next_user, game) == 1
+    later = game.deadline_at + timedelta(seconds=1)
+    monkeypatch.setattr(timezone, "now", lambda: later)
+    assert services.apply_if_expired(Game.objects.get(pk=game.pk))
+    assert _unread_turns(next_user, game) == 0
+    assert Notification.objects.filter(
+        user=next_user, game_id=game.pk, kind=Notification.Kind.TIMEOUT, read_at__isnull=True
+    ).exists()
