@@ -136,6 +136,9 @@ class Presentation:
     deal_starts_round: bool = False
     move_order: Mapping[str, int] = {}  # the common move first (lower first; unknown: 3)
     secondary_moves: frozenset[str] = frozenset()  # moves out of turn, folded away
+    # moves whose button says its player first ("Accuse Bob, hand over [3]"), not the usual
+    # card then player ("[3] → Bob", a gift): %(name)s is the player
+    player_first: Mapping[str, Promise] = {}
     hints: Mapping[str, Promise] = {}
     reasons: Mapping[str, Callable[[], str]] = {}
 

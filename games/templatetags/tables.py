@@ -375,7 +375,7 @@ def _other_words(posted: dict[str, str], skip: list[str], players: Sequence[str]
 def button_choices(
     group: Any, view: Any, players: Sequence[str] = (), slug: str = ""
 ) -> list[dict[str, Any]]:
-    """A move's buttons as ``[{"posted", "label", "cards", "count", "extra"}]``: a button whose
+    """A move's buttons as ``[{"posted", "label", "cards", "count", "extra", "lead"}]``: a button whose
     only varying field is a card shows the card; buttons with the same label are merged
     (two cards of the same kind are the same move), with a count."""
     presentation = registry.get(slug)
@@ -397,7 +397,18 @@ def button_choices(
         if len(posted) == 1 and not shown:
             ((key, raw),) = posted.items()
             label = presentation.choice_label(key[2:], raw, label)
-        item = {"posted": posted, "label": label, "cards": shown, "count": 1, "extra": extra}
+        lead = ""
+        first = presentation.player_first.get(getattr(group, "type", ""))
+        if first and extra:
+            lead, extra = str(first) % {"name": extra}, ""
+        item = {
+            "posted": posted,
+            "label": label,
+            "cards": shown,
+            "count": 1,
+            "extra": extra,
+            "lead": lead,
+        }
         by_label[label] = item
         out.append(item)
     return out

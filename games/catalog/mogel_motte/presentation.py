@@ -53,6 +53,8 @@ class MogelMotte(Presentation):
         "accuse": 6,
     }
     secondary_moves = frozenset({"cheat", "accuse"})
+    # "1 → Alice" read as giving Alice a 1 (live review): the accusation comes first
+    player_first = {"accuse": gettext_lazy("Accuse %(name)s, hand over")}
     hints = {
         "play": gettext_lazy("Play a card one above or one below the top card."),
         "draw": gettext_lazy("You cannot play: draw a card."),
