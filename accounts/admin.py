@@ -139,6 +139,28 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
     )
     actions = ["ban_users", "unban_users"]
 
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
+        # a moderator changes players, not other staff (a superuser's name, a colleague's
+        # emails): those pages are theirs to read only
+        if (
+            obj is not None
+            and (obj.is_staff or obj.is_superuser)
+            and obj.pk != request.user.pk
+            and not request.user.is_superuser
+        ):
+            return False
+        return super().has_change_permission(request, obj)
+
+    def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
+        super().save_model(request, obj, form, change)
+        if change and form.changed_data:  # a rename is a moderation act like a ban: logged
+            ModerationLog.objects.create(
+                actor=request.user,
+                action=ModerationLog.Action.USER_EDITED,
+                target_user=obj,
+                reason="changed: " + ", ".join(form.changed_data),
+            )
+
     def get_readonly_fields(self, request, obj=None):
         # is_active follows bans; flipping it by hand would leave no moderation log row.
         fields = (*super().get_readonly_fields(request, obj), "is_active")
@@ -344,8 +366,13 @@ class NotificationAdmin(ReadOnlyAdmin):
     SECRET_KINDS = (Notification.Kind.WINDOW, Notification.Kind.REMINDER)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Notification]:
+        from games.selectors import tables_played_by
+
         rows = super().get_queryset(request)
-        return rows if self._sees_secrets(request) else rows.exclude(kind__in=self.SECRET_KINDS)
+        if not self._sees_secrets(request):
+            return rows.exclude(kind__in=self.SECRET_KINDS)
+        # even with the event log's permission: not the windows of a table they play at
+        return rows.exclude(kind__in=self.SECRET_KINDS, game_id__in=tables_played_by(request.user))
 
     def get_list_display(self, request: HttpRequest) -> Any:
         shown = super().get_list_display(request)

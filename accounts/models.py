@@ -294,6 +294,7 @@ class ModerationLog(models.Model):
         REPORT_DISMISSED = "report_dismissed", _("report dismissed")
         CHAT_HIDE = "chat_hide", _("message hidden")
         REVEAL_HIDDEN = "reveal_hidden", _("hidden cards read")
+        USER_EDITED = "user_edited", _("player's details edited")
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,

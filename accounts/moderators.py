@@ -15,8 +15,9 @@ from django.db.models import Q
 
 GROUP = "Moderators"
 # app label -> codenames. "change" is what the admin's actions check (ban, abort, hide, ...):
-# the pages themselves stay read-only. games.view_event reads every hidden card of a table,
-# behind the game page's reveal step, which the moderation log records.
+# the pages themselves stay read-only. Not games.view_event: every hidden card of every table
+# (behind the game page's reveal step, logged) and who has answered a secret window (the
+# notices' email states) are for staff a superuser trusts with them, one by one.
 PERMISSIONS = {
     "accounts": (
         "view_user",
@@ -37,7 +38,6 @@ PERMISSIONS = {
         "change_report",
         "view_chatmessage",
         "change_chatmessage",
-        "view_event",
     ),
 }
 

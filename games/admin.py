@@ -25,7 +25,7 @@ from django.utils.translation import ngettext
 from accounts.models import ModerationLog
 from config.admin_actions import ConfirmedActions
 from config.admin_lookups import DeclaredLookupsOnly
-from games import replays, services
+from games import replays, selectors, services
 from games.engines import registry
 from games.errors import GameError
 from games.models import ChatMessage, Event, Game, Invitation, Report, Seat
@@ -488,6 +488,8 @@ class SeatAdmin(ReadOnlyModelAdmin):
     list_select_related = ("game", "user")
     ordering = ("-game_id", "index")
     actions = ("replace_by_bot",)
+    # which asked seat was reminded or nudged says who had not answered a secret window
+    exclude = ("reminded_for_wait", "nudged_for_wait")
 
     @admin.display(description=_("game"), ordering="game_id")
     def game_link(self, seat: Seat) -> str:
@@ -656,6 +658,18 @@ class ChatMessageAdmin(ConfirmedActions, DeclaredLookupsOnly, admin.ModelAdmin):
     readonly_fields = ("game", "author", "channel", "text", "created_at", "hidden_at", "hidden_by")
     actions = ("hide_messages",)
     refused_errors = (GameError,)
+
+    def get_queryset(self, request: HttpRequest) -> QuerySet[ChatMessage]:
+        # the spectators' channel of a table the viewer plays at is not theirs to read there
+        # either: a player who left may talk of the hand the bot plays now
+        return (
+            super()
+            .get_queryset(request)
+            .exclude(
+                channel=ChatMessage.Channel.SPECTATORS,
+                game_id__in=selectors.tables_played_by(request.user),
+            )
+        )
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

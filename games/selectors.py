@@ -170,6 +170,14 @@ def playing_seat(game: Game, user: Any) -> Seat | None:
     return None if seat is None or seat.bot_for_good else seat
 
 
+def tables_played_by(user: Any) -> QuerySet[Seat]:
+    """The ids of the games ``user`` has a seat at that are still to be decided (a subquery):
+    staff pages keep those tables' secrets from them as the table does."""
+    return Seat.objects.filter(
+        user_id=user.pk, game__status__in=(Game.Status.LOBBY, Game.Status.ACTIVE)
+    ).values("game_id")
+
+
 def viewer_seat_index(game: Game, user: Any) -> int | None:
     seat = playing_seat(game, user)
     return None if seat is None else seat.index

@@ -415,7 +415,9 @@ def send_due_reminders(now: Any = None) -> int:
                     continue  # reminded already (another sweeper got there first)
                 text = gettext_lazy("Reminder: your move in %(game)s #%(id)s is due in %(left)s.")
                 # "4 hours, 47 minutes", in the reader's language ("287 minutes" at a daily pace)
-                left = lazy(functools.partial(timeuntil, game.deadline_at, now, depth=2), str)()
+                # never "0 minutes" (a sweep late into the last minute): at least a minute
+                due = max(game.deadline_at, now + timedelta(minutes=1))
+                left = lazy(functools.partial(timeuntil, due, now, depth=2), str)()
                 _notify_wait(
                     seat.user,
                     Notification.Kind.REMINDER,
