@@ -70,3 +70,28 @@ def test_a_switch_after_a_move_in_the_same_second_reads_above_it(started, monkey
     items = re.findall(r"<li>(.*?)</li>", history, re.S)
     assert "proposes to play live now." in items[0]  # the newest: above the move it followed
     assert "proposes to play live now." not in items[1]
+
+
+def test_a_proposal_to_play_live_shows_at_the_top_of_the_page_it_waits_on(started):
+    """The proposal sat in the players' box below the board and the talk, out of sight on a
+    phone (live review): where it waits on the reader, it is in the status part at the top;
+    the proposer, who has nothing to answer, reads it in the players' box."""
+    game = started("cockroach-poker-royal")  # daily pace
+    users = seat_users(game)
+    pages = {}
+    for seat, user in users.items():
+        pages[seat] = Client()
+        pages[seat].force_login(user)
+        assert pages[seat].get(f"/games/{game.pk}/").status_code == 200  # present at the table
+    services.live_propose(users[0], game.pk)
+
+    asked = pages[1].get(f"/games/{game.pk}/").content.decode()
+    status = asked.split('data-live="status"')[1].split('data-live="')[0]
+    assert "Play live now? Accepted so far:" in status and "Accept: play live" in status
+    assert asked.count("Accept: play live") == 1
+    proposer = pages[0].get(f"/games/{game.pk}/").content.decode()
+    assert (
+        "Play live now? Accepted so far:"
+        not in proposer.split('data-live="status"')[1].split('data-live="')[0]
+    )
+    assert "Play live now? Accepted so far:" in proposer
