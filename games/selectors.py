@@ -507,6 +507,9 @@ def wait_is_current(game_id: int, wait_seq: int, user_id: int) -> bool:
     the bot does not play (it took the seat, or they left, since the notice)."""
     row = (
         Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, wait_seq=wait_seq)
+        # a wait past its deadline is over, even before the sweep has closed it (an email
+        # of a one-minute turn left as the bot was about to play it)
+        .filter(Q(deadline_at__isnull=True) | Q(deadline_at__gt=timezone.now()))
         .values_list("wait_mask", flat=True)
         .first()
     )

@@ -322,11 +322,12 @@ def table_answered(
 
 
 def invited(game: Game, invitee: User, host: User) -> None:
-    text = gettext_lazy("%(host)s invites you to a table of %(game)s.")
+    # the table's number, as every other notice has it: two invitations to one game differ
+    text = gettext_lazy("%(host)s invites you to %(game)s #%(id)s.")
     notify(
         invitee,
         Notification.Kind.INVITATION,
-        _say(invitee, text, host=host.name, game=game_title(game.engine)),
+        _say(invitee, text, host=host.name, game=game_title(game.engine), id=game.pk),
         _table(game),
         game.pk,
     )

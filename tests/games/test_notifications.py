@@ -246,9 +246,11 @@ def test_nobody_can_nudge_during_a_secret_window(started):
 def test_invitations_friend_requests_results_and_hand_overs_notify(trio, make_user):
     alice, bob, _carol = trio
     game = services.game_create(alice, engine="imperador", seats=3, invite=["bob"])
-    assert Notification.objects.filter(
+    invitation = Notification.objects.get(
         user=bob, kind=Notification.Kind.INVITATION, game_id=game.pk
-    ).exists()
+    )
+    # its table's number, as every other notice (two invitations to one game looked alike)
+    assert invitation.text == f"{alice.name} invites you to Imperador #{game.pk}."
     dave = make_user("dave")
     friend_request_send(dave, alice)
     assert (
@@ -596,3 +598,20 @@ def test_a_move_through_the_api_or_a_turn_timed_out_reads_its_your_turn(started,
     assert Notification.objects.filter(
         user=next_user, game_id=game.pk, kind=Notification.Kind.TIMEOUT, read_at__isnull=True
     ).exists()
+
+
+def test_no_email_for_a_wait_past_its_deadline_that_the_sweep_has_not_closed_yet(
+    started, monkeypatch
+):
+    """A one-minute turn's email left at its deadline, as the bot was about to play it (mail
+    review): a wait past its deadline is over, whether or not its timeout has run."""
+    game = turn_game(started, pace="custom", move_seconds=60, window_seconds=15)
+    _seat, user = waited_user(game)
+    turn = Notification.objects.get(user=user, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
+    game.refresh_from_db()
+    late = game.deadline_at + timedelta(seconds=1)
+    monkeypatch.setattr(timezone, "now", lambda: late)
+
+    assert send_notification_email(turn.pk) == "skip"
+    assert mail.outbox == []
+    assert Game.objects.get(pk=game.pk).wait_seq == game.wait_seq  # nothing closed it yet
