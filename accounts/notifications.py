@@ -40,6 +40,9 @@ EMAIL_KINDS = {
     Notification.Kind.INVITATION,
     Notification.Kind.TABLE,
     Notification.Kind.GAME_FINISHED,
+    # a player away for three turns is the one who must hear that the bot plays their seat
+    # (and that they may take it back): the app alone never reached them
+    Notification.Kind.SEAT_TO_BOT,
 }
 EMAIL_GAP = timedelta(hours=1)
 # Never held back by the gap: a reminder is asked for by the player (at the Fast pace it falls

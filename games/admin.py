@@ -19,6 +19,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
+from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -545,6 +546,7 @@ class ReportAdmin(ReadOnlyModelAdmin):
         "reported_link",
         "game_link",
         "reason",
+        "short_text",
         "status",
         "resolved_by",
     )
@@ -574,6 +576,21 @@ class ReportAdmin(ReadOnlyModelAdmin):
         "game_link",
         "table_talk",
     )
+
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        # the page's own buttons (templates/admin/games/report/change_form.html)
+        extra = {
+            **(extra_context or {}),
+            "has_moderate_permission": self.has_moderate_permission(request),
+        }
+        return super().change_view(request, object_id, form_url, extra)
+
     actions = ("resolve_reports", "dismiss_reports")
 
     @admin.display(description=_("reporter"), ordering="reporter__username")
@@ -587,6 +604,10 @@ class ReportAdmin(ReadOnlyModelAdmin):
     @admin.display(description=_("game"), ordering="game_id")
     def game_link(self, report: Report) -> str:
         return _game_link(report.game_id)
+
+    @admin.display(description=_("what they wrote"))
+    def short_text(self, report: Report) -> str:
+        return Truncator(report.text).chars(80)
 
     @admin.display(description=_("table talk"))
     def table_talk(self, report: Report) -> str:

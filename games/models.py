@@ -208,7 +208,9 @@ class Seat(models.Model):
         indexes = [models.Index(fields=["user", "game"], name="seat_user_game")]
 
     def __str__(self) -> str:
-        return f"game {self.game_id} seat {self.index}"
+        # whose seat, for the admin's confirmations ("game 3 seat 0" named nobody)
+        who = self.user.username if self.user_id else "bot"
+        return f"game {self.game_id} seat {self.index} ({who})"
 
     @property
     def reclaimable(self) -> bool:

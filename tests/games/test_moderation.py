@@ -152,6 +152,8 @@ def test_replace_by_bot_on_the_seat_the_game_waits_on_makes_the_bot_move(as_admi
 
     confirm = post_action(as_admin, "seat", "replace_by_bot", [seat])
     assert confirm.status_code == 200 and 'name="reason"' in confirm.content.decode()
+    # whose seat it is, not only its number
+    assert f"game {game.pk} seat {index} ({seat.user.username})" in confirm.content.decode()
     assert Game.objects.get(pk=game.pk).version == version
 
     response = post_action(as_admin, "seat", "replace_by_bot", [seat], apply="yes", reason="AFK")
@@ -584,6 +586,29 @@ def test_reports_are_resolved_and_dismissed_through_the_admin(as_admin, started,
         )
         assert notice.url == reverse("games:table", args=[game.pk])
     assert not Notification.objects.filter(user=bob, kind=Notification.Kind.REPORT).exists()
+
+
+def test_a_reports_own_page_resolves_it_and_the_list_shows_what_was_written(
+    as_admin, started, trio
+):
+    """Actions were only on the list (ticked, then chosen), and the list did not show the
+    report's text (admin review)."""
+    alice, _bob, _carol = trio
+    game = started(GAME)
+    report = services.report_create(alice, game.pk, "bob", "abuse", "He called me names")
+    page = reverse("admin:games_report_change", args=[report.pk])
+    changelist = reverse("admin:games_report_changelist")
+
+    shown = as_admin.get(page).content.decode()
+    assert f'action="{changelist}"' in shown and ">Resolve…<" in shown and ">Dismiss…<" in shown
+    asked = as_admin.post(
+        changelist, {"action": "resolve_reports", ACTION_CHECKBOX_NAME: [report.pk]}
+    )
+    assert asked.status_code == 200 and 'name="reason"' in asked.content.decode()
+    post_action(as_admin, "report", "resolve_reports", [report], apply="yes", reason="warned")
+    assert Report.objects.get(pk=report.pk).status == "resolved"
+    assert ">Resolve…<" not in as_admin.get(page).content.decode()  # nothing left to do
+    assert "He called me names" in as_admin.get(changelist).content.decode()
 
 
 def test_staff_without_the_event_permission_cannot_tell_who_answered_a_secret_window(

@@ -270,12 +270,13 @@ def test_invitations_friend_requests_results_and_hand_overs_notify(trio, make_us
         if solo.status != Game.Status.ACTIVE:
             break
         services.force_deadline(bob, solo.pk, "test: bob is away")
-    assert (
-        Notification.objects.filter(
-            user=bob, kind=Notification.Kind.SEAT_TO_BOT, game_id=solo.pk
-        ).count()
-        == 1
+    (handed,) = Notification.objects.filter(
+        user=bob, kind=Notification.Kind.SEAT_TO_BOT, game_id=solo.pk
     )
+    # and by email: the player away for three turns is the one to hear it (mail review)
+    assert handed.email == Notification.Email.PENDING
+    assert send_notification_email(handed.pk) == "send"
+    assert mail.outbox[-1].subject.endswith(handed.text)
     assert Seat.objects.get(game=solo, user=bob).is_bot
     solo.refresh_from_db()
     assert solo.status == Game.Status.FINISHED
