@@ -56,6 +56,25 @@ class BanReasonForm(forms.Form):
     )
 
 
+class TalkSuspensionForm(forms.Form):
+    days = forms.TypedChoiceField(
+        label=_("For"),
+        coerce=int,
+        choices=[
+            (1, _("1 day")),
+            (3, _("3 days")),
+            (7, _("7 days")),
+            (30, _("30 days")),
+        ],
+        initial=3,
+    )
+    reason = forms.CharField(
+        label=_("Reason"),
+        widget=forms.Textarea(attrs={"rows": 3}),
+        help_text=_("Kept in the moderation log."),
+    )
+
+
 class BannedFilter(admin.SimpleListFilter):
     title = _("banned")
     parameter_name = "banned"
@@ -135,9 +154,12 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
                 )
             },
         ),
-        (_("Ban"), {"fields": ("banned_at", "ban_reason", "closed_at")}),
+        (
+            _("Ban"),
+            {"fields": ("banned_at", "ban_reason", "closed_at", "talk_suspended_until")},
+        ),
     )
-    actions = ["ban_users", "unban_users"]
+    actions = ["ban_users", "unban_users", "suspend_talk", "restore_talk"]
 
     def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         # a moderator changes players, not other staff (a superuser's name, a colleague's
@@ -163,7 +185,8 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
 
     def get_readonly_fields(self, request, obj=None):
         # is_active follows bans; flipping it by hand would leave no moderation log row.
-        fields = (*super().get_readonly_fields(request, obj), "is_active")
+        # ... and the talk's suspension follows its actions, logged the same way
+        fields = (*super().get_readonly_fields(request, obj), "is_active", "talk_suspended_until")
         if obj is not None and not request.user.is_superuser:
             fields = (*fields, *ACCESS_FIELDS)
         return fields
@@ -254,6 +277,53 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
                 ngettext(
                     "Unbanned %(count)d user; their seats in play stay with the bot.",
                     "Unbanned %(count)d users; their seats in play stay with the bot.",
+                    n,
+                )
+                % {"count": n}
+            ),
+        )
+
+    @admin.action(description=_("Suspend their table talk…"), permissions=["change"])
+    def suspend_talk(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        days = TalkSuspensionForm(request.POST)
+        return self.confirm_and_run(
+            request,
+            queryset,
+            form_class=TalkSuspensionForm,
+            action="suspend_talk",
+            title=_("Suspend table talk"),
+            intro=_(
+                "These players go on playing but cannot write at any table until the time is "
+                "up; what they wrote stays (hide lines from the chat list)."
+            ),
+            submit=_("Suspend"),
+            call=lambda user, reason: services.talk_suspend(
+                request.user, user, days.cleaned_data["days"] if days.is_valid() else 1, reason
+            ),
+            done=lambda n: (
+                ngettext(
+                    "Suspended the table talk of %(count)d player.",
+                    "Suspended the table talk of %(count)d players.",
+                    n,
+                )
+                % {"count": n}
+            ),
+        )
+
+    @admin.action(description=_("Restore their table talk…"), permissions=["change"])
+    def restore_talk(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+        return self.confirm_and_run(
+            request,
+            queryset,
+            action="restore_talk",
+            title=_("Restore table talk"),
+            intro=_("These players may write at the tables again."),
+            submit=_("Restore"),
+            call=lambda user, reason: services.talk_restore(request.user, user, reason),
+            done=lambda n: (
+                ngettext(
+                    "Restored the table talk of %(count)d player.",
+                    "Restored the table talk of %(count)d players.",
                     n,
                 )
                 % {"count": n}

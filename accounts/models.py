@@ -75,6 +75,10 @@ class User(AbstractUser):
         _("closed at"), null=True, blank=True, help_text=_("The player closed their account.")
     )
     ban_reason = models.TextField(_("ban reason"), blank=True)
+    # A moderator's lighter sanction than a ban: the player plays on, without table talk.
+    talk_suspended_until = models.DateTimeField(
+        _("table talk suspended until"), null=True, blank=True
+    )
     last_seen_at = models.DateTimeField(_("last seen"), null=True, blank=True)
     # Vacation: while away, turn deadlines wait for the player's return (14 days a year).
     away_until = models.DateTimeField(_("away until"), null=True, blank=True)
@@ -106,6 +110,11 @@ class User(AbstractUser):
         parts = self.name.split()
         letters = "".join(p[0] for p in parts[:2]) if len(parts) > 1 else self.name[:2]
         return letters.upper()
+
+    @property
+    def talk_suspended(self) -> bool:
+        until = self.talk_suspended_until
+        return until is not None and until > timezone.now()
 
     @property
     def is_banned(self) -> bool:
@@ -295,6 +304,8 @@ class ModerationLog(models.Model):
         CHAT_HIDE = "chat_hide", _("message hidden")
         REVEAL_HIDDEN = "reveal_hidden", _("hidden cards read")
         USER_EDITED = "user_edited", _("player's details edited")
+        TALK_SUSPENDED = "talk_suspended", _("table talk suspended")
+        TALK_RESTORED = "talk_restored", _("table talk restored")
 
     actor = models.ForeignKey(
         settings.AUTH_USER_MODEL,

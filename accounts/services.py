@@ -426,6 +426,46 @@ def user_ban(actor: User, user: User, reason: str) -> User:
 
 
 @transaction.atomic
+def talk_suspend(actor: User, user: User, days: int, reason: str) -> User:
+    """The player keeps playing but writes no table talk for ``days`` days (a lighter
+    sanction than a ban: hiding lines one by one was the only other tool)."""
+    reason = reason.strip()
+    if not reason:
+        raise ModerationError(
+            "reason_required", _("Give a reason: it goes into the moderation log.")
+        )
+    if actor.pk == user.pk:
+        raise ModerationError("self", _("You cannot suspend yourself."))
+    user = User.objects.select_for_update().get(pk=user.pk)
+    _may_moderate(actor, user)
+    user.talk_suspended_until = timezone.now() + timedelta(days=days)
+    user.save(update_fields=["talk_suspended_until"])
+    ModerationLog.objects.create(
+        actor=actor,
+        action=ModerationLog.Action.TALK_SUSPENDED,
+        target_user=user,
+        reason=f"{days} d: {reason}",
+    )
+    return user
+
+
+@transaction.atomic
+def talk_restore(actor: User, user: User, reason: str) -> User:
+    user = User.objects.select_for_update().get(pk=user.pk)
+    _may_moderate(actor, user)
+    if not user.talk_suspended:
+        raise ModerationError(
+            "not_suspended", _("%(name)s may talk at the tables.") % {"name": user.username}
+        )
+    user.talk_suspended_until = None
+    user.save(update_fields=["talk_suspended_until"])
+    ModerationLog.objects.create(
+        actor=actor, action=ModerationLog.Action.TALK_RESTORED, target_user=user, reason=reason
+    )
+    return user
+
+
+@transaction.atomic
 def account_close(user: User) -> User:
     """The player closes their own account (their tables are left first: see
     games.services.departure). They can no longer sign in; their friendships, requests,

@@ -590,6 +590,11 @@ def _chat_context(request: HttpRequest, game: Game) -> dict:
         "game": game,
         "chat": chat.messages_for(game, request.user),
         "chat_channel": chat.channel_for(game, request.user),
+        "talk_suspended": (
+            chat.suspended_talk(request.user)
+            if getattr(request.user, "talk_suspended", False)
+            else ""
+        ),
     }
 
 

@@ -14,7 +14,7 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Count, OuterRef, Subquery
 from django.db.models.functions import Coalesce
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -62,6 +62,8 @@ def post(user: User, game_id: int, text: Any) -> ChatMessage:
     channel = channel_for(game, user)
     if channel is None:
         raise NotAllowed(_("Spectators read the players' talk at this table; they do not write."))
+    if user.talk_suspended:
+        raise NotAllowed(suspended_talk(user), "talk_suspended")
     text = str(text or "").strip()
     if not shows_something(text):  # empty, or only invisible characters
         raise GameError(_("Write something first."), "chat_empty")
@@ -83,6 +85,12 @@ def post(user: User, game_id: int, text: Any) -> ChatMessage:
     message = ChatMessage.objects.create(game=game, author=user, channel=channel, text=text)
     transaction.on_commit(lambda: broadcast.notify_chat(game.pk))
     return message
+
+
+def suspended_talk(user: User) -> str:
+    """What a player whose talk a moderator suspended reads (in their time zone)."""
+    until = formats.date_format(timezone.localtime(user.talk_suspended_until), "DATETIME_FORMAT")
+    return _("A moderator suspended your table talk until %(until)s.") % {"until": until}
 
 
 def messages_for(game: Game, user: User, limit: int = 50) -> list[ChatMessage]:

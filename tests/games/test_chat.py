@@ -203,3 +203,45 @@ def test_each_line_keeps_its_own_direction_beside_an_isolated_name(started):
     assert '<span dir="auto">سلام! Nice bluff?</span>' in html
     assert f"<bdi>{alice.name}</bdi>" in html
     assert 'id="chat-text" type="text" dir="auto"' in html
+
+
+def test_a_moderator_suspends_a_players_table_talk_for_days_then_restores_it(started, make_user):
+    """Hiding lines one by one or a ban were the only sanctions for abusive talk (admin
+    review): a suspension keeps the player playing, without talk, for the days chosen."""
+    from django.utils import timezone
+
+    from accounts.moderators import make_moderator
+
+    game = started("imperador")
+    bob = game.seats.get(index=1).user
+    moderator = make_user("moddy")
+    make_moderator(moderator)
+    staff = client_for(type(moderator).objects.get(pk=moderator.pk))
+    users = reverse("admin:accounts_user_changelist")
+    pick = {"action": "suspend_talk", ACTION_CHECKBOX_NAME: [bob.pk], "index": 0}
+
+    asked = staff.post(users, pick).content.decode()
+    assert 'name="days"' in asked and 'name="reason"' in asked
+    staff.post(users, {**pick, "apply": "1", "days": "7", "reason": "insults"})
+
+    bob.refresh_from_db()
+    left = bob.talk_suspended_until - timezone.now()
+    assert 6.9 < left.total_seconds() / 86400 <= 7
+    entry = ModerationLog.objects.get(action="talk_suspended")
+    assert (entry.actor, entry.target_user, entry.reason) == (moderator, bob, "7 d: insults")
+    as_bob = client_for(bob)
+    refused = as_bob.post(
+        reverse("games:chat_post", args=[game.pk]), {"text": "still rude"}, follow=True
+    )
+    said = [str(m) for m in refused.context["messages"]]
+    assert len(said) == 1 and said[0].startswith("A moderator suspended your table talk until")
+    assert not ChatMessage.objects.filter(author=bob).exists()
+    panel = talk(as_bob, game)
+    assert "A moderator suspended your table talk until" in panel and 'name="text"' not in panel
+    assert game.seats.get(index=1).user.talk_suspended  # still seated, still playing
+
+    restore = {"action": "restore_talk", ACTION_CHECKBOX_NAME: [bob.pk], "index": 0}
+    staff.post(users, {**restore, "apply": "1", "reason": "apologised"})
+    say(client_for(type(bob).objects.get(pk=bob.pk)), game, "sorry all")
+    assert ChatMessage.objects.filter(author=bob, text="sorry all").exists()
+    assert ModerationLog.objects.filter(action="talk_restored", target_user=bob).count() == 1
