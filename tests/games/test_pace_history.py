@@ -18,14 +18,20 @@ from tests.games.helpers import next_human_move, seat_users
 pytestmark = pytest.mark.django_db
 
 
-def test_switches_in_one_second_read_newest_first(started, monkeypatch):
-    game = started("cockroach-poker-royal")  # daily pace
-    users = seat_users(game)
+def _present_pages(game, users) -> dict:
+    """Each seat's player signed in with the table open (present: they may go live)."""
     pages = {}
     for seat, user in users.items():
         pages[seat] = Client()
         pages[seat].force_login(user)
-        assert pages[seat].get(f"/games/{game.pk}/").status_code == 200  # present at the table
+        assert pages[seat].get(f"/games/{game.pk}/").status_code == 200
+    return pages
+
+
+def test_switches_in_one_second_read_newest_first(started, monkeypatch):
+    game = started("cockroach-poker-royal")  # daily pace
+    users = seat_users(game)
+    pages = _present_pages(game, users)
     real_now = timezone.now
     still = real_now()
     monkeypatch.setattr(timezone, "now", lambda: still)  # the three answers in one instant
@@ -78,11 +84,7 @@ def test_a_proposal_to_play_live_shows_at_the_top_of_the_page_it_waits_on(starte
     the proposer, who has nothing to answer, reads it in the players' box."""
     game = started("cockroach-poker-royal")  # daily pace
     users = seat_users(game)
-    pages = {}
-    for seat, user in users.items():
-        pages[seat] = Client()
-        pages[seat].force_login(user)
-        assert pages[seat].get(f"/games/{game.pk}/").status_code == 200  # present at the table
+    pages = _present_pages(game, users)
     services.live_propose(users[0], game.pk)
 
     asked = pages[1].get(f"/games/{game.pk}/").content.decode()
