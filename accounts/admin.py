@@ -155,8 +155,8 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
             },
         ),
         (
-            _("Ban"),
-            {"fields": ("banned_at", "ban_reason", "closed_at", "talk_suspended_until")},
+            _("Sanctions"),
+            {"fields": ("banned_at", "ban_reason", "talk_suspended_until", "closed_at")},
         ),
     )
     actions = ["ban_users", "unban_users", "suspend_talk", "restore_talk"]
@@ -180,7 +180,8 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
                 actor=request.user,
                 action=ModerationLog.Action.USER_EDITED,
                 target_user=obj,
-                reason="changed: " + ", ".join(form.changed_data),
+                reason=_("Changed: %(fields)s")
+                % {"fields": ", ".join(str(form.fields[f].label) for f in form.changed_data)},
             )
 
     def get_readonly_fields(self, request, obj=None):

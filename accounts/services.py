@@ -444,7 +444,9 @@ def talk_suspend(actor: User, user: User, days: int, reason: str) -> User:
         actor=actor,
         action=ModerationLog.Action.TALK_SUSPENDED,
         target_user=user,
-        reason=f"{days} d: {reason}",
+        # in the moderator's language, as the rest of what they read in the log
+        reason=ngettext("%(days)d day: %(reason)s", "%(days)d days: %(reason)s", days)
+        % {"days": days, "reason": reason},
     )
     return user
 

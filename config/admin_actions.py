@@ -13,8 +13,12 @@ from django.contrib import messages
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
+
+# an action started from an object's own page (a report's "Resolve…") names it, to go back there
+FROM_OBJECT = "_from_object"
 
 
 class ReasonForm(forms.Form):
@@ -60,6 +64,11 @@ class ConfirmedActions:
                     count += 1
             if count:
                 self.message_user(request, done(count), messages.SUCCESS)
+            back = request.POST.get(FROM_OBJECT, "")
+            if back.isdecimal() and queryset.filter(pk=int(back)).exists():
+                # started from the object's own page: back to it, not to the list
+                opts = self.opts
+                return redirect(f"admin:{opts.app_label}_{opts.model_name}_change", int(back))
             return None
         context = {
             **self.admin_site.each_context(request),
@@ -71,5 +80,6 @@ class ConfirmedActions:
             "form": form,
             "action_checkbox_name": ACTION_CHECKBOX_NAME,
             "action": action,
+            "from_object": request.POST.get(FROM_OBJECT, ""),
         }
         return TemplateResponse(request, "admin/games/confirm_action.html", context)

@@ -49,9 +49,8 @@ def plays_at(user: Any, game: Game) -> bool:
 
 def log_reveal(actor: Any, game: Game) -> None:
     """Reading every hidden card of a table is a moderation act like any other: logged."""
-    ModerationLog.objects.create(
-        actor=actor, action="reveal_hidden", game_id=game.pk, reason="read the hidden information"
-    )
+    # the action's label says it all (a reason written here stayed English in every language)
+    ModerationLog.objects.create(actor=actor, action="reveal_hidden", game_id=game.pk)
 
 
 class ResolutionForm(forms.Form):
@@ -300,7 +299,11 @@ class GameAdmin(ReadOnlyModelAdmin):
         (name, options), *rest = fieldsets[:-1]
         fields = tuple("public_version" if f == "version" else f for f in options["fields"])
         shown = ((name, {**options, "fields": fields}), *rest)
-        if obj is not None and request.user.has_perm(EVENT_PERMISSION):
+        if (
+            obj is not None
+            and request.user.has_perm(EVENT_PERMISSION)
+            and not plays_at(request.user, obj)  # a step that could only be refused: not offered
+        ):
             shown = (*shown, (_("Hidden information"), {"fields": ("reveal",)}))
         return shown
 

@@ -90,7 +90,10 @@ def post(user: User, game_id: int, text: Any) -> ChatMessage:
 def suspended_talk(user: User) -> str:
     """What a player whose talk a moderator suspended reads (in their time zone)."""
     until = formats.date_format(timezone.localtime(user.talk_suspended_until), "DATETIME_FORMAT")
-    return _("A moderator suspended your table talk until %(until)s.") % {"until": until}
+    # English times end "a.m.": the sentence's own full stop would make it "a.m.."
+    return _("A moderator suspended your table talk until %(until)s.") % {
+        "until": until.removesuffix(".")
+    }
 
 
 def messages_for(game: Game, user: User, limit: int = 50) -> list[ChatMessage]:

@@ -228,13 +228,14 @@ def test_a_moderator_suspends_a_players_table_talk_for_days_then_restores_it(sta
     left = bob.talk_suspended_until - timezone.now()
     assert 6.9 < left.total_seconds() / 86400 <= 7
     entry = ModerationLog.objects.get(action="talk_suspended")
-    assert (entry.actor, entry.target_user, entry.reason) == (moderator, bob, "7 d: insults")
+    assert (entry.actor, entry.target_user, entry.reason) == (moderator, bob, "7 days: insults")
     as_bob = client_for(bob)
     refused = as_bob.post(
         reverse("games:chat_post", args=[game.pk]), {"text": "still rude"}, follow=True
     )
     said = [str(m) for m in refused.context["messages"]]
     assert len(said) == 1 and said[0].startswith("A moderator suspended your table talk until")
+    assert not said[0].endswith("..")  # "6:43 a.m.." (moderation review)
     assert not ChatMessage.objects.filter(author=bob).exists()
     panel = talk(as_bob, game)
     assert "A moderator suspended your table talk until" in panel and 'name="text"' not in panel

@@ -383,8 +383,11 @@ def test_staff_playing_at_a_table_cannot_reveal_its_hidden_cards_until_it_ends(a
     assert response.status_code == 200
     assert "its hidden cards stay hidden from you until the game is over" in body
     assert "Show the full state" not in body and "your_card" not in body
+    assert "?reveal=1" not in client.get(page).content.decode()  # not offered, only refused
     full_log = reverse("admin:games_game_full_log", args=[game.pk])
-    assert client.get(full_log).status_code == 403
+    refused = client.get(full_log)
+    assert refused.status_code == 403  # the site's page, saying why (it was a bare "403")
+    assert "its hidden cards stay hidden from you" in refused.content.decode()
     assert not ModerationLog.objects.filter(action="reveal_hidden").exists()
 
     services.game_abort(admin_user, game.pk, "test over")
@@ -601,12 +604,17 @@ def test_a_reports_own_page_resolves_it_and_the_list_shows_what_was_written(
 
     shown = as_admin.get(page).content.decode()
     assert f'action="{changelist}"' in shown and ">Resolve…<" in shown and ">Dismiss…<" in shown
-    asked = as_admin.post(
-        changelist, {"action": "resolve_reports", ACTION_CHECKBOX_NAME: [report.pk]}
-    )
+    from_page = {
+        "action": "resolve_reports",
+        ACTION_CHECKBOX_NAME: [report.pk],
+        "_from_object": report.pk,
+    }
+    asked = as_admin.post(changelist, from_page)
     assert asked.status_code == 200 and 'name="reason"' in asked.content.decode()
-    post_action(as_admin, "report", "resolve_reports", [report], apply="yes", reason="warned")
+    assert f'name="_from_object" value="{report.pk}"' in asked.content.decode()
+    done = as_admin.post(changelist, {**from_page, "apply": "yes", "reason": "warned"})
     assert Report.objects.get(pk=report.pk).status == "resolved"
+    assert done.status_code == 302 and done["Location"] == page  # back on the report
     assert ">Resolve…<" not in as_admin.get(page).content.decode()  # nothing left to do
     assert "He called me names" in as_admin.get(changelist).content.decode()
 

@@ -128,7 +128,7 @@ def test_a_moderator_reads_staff_accounts_and_edits_players_with_a_log_row(make_
     assert (entry.actor, entry.target_user, entry.reason) == (
         moderator,
         player,
-        "changed: display_name",
+        "Changed: Display name",  # the field's label, in the moderator's language
     )
 
 
