@@ -11,6 +11,7 @@ from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from accounts.notifications import present_users
 from accounts.selectors import any_block_between, blocks_between, blocks_with_any, friends_of
@@ -447,8 +448,13 @@ def pace_text(game: Game) -> str:
     """A table's pace as a player reads it: the preset's name, or a custom time per move."""
     if game.pace != Pace.CUSTOM:
         return str(game.get_pace_display())
-    now = timezone.now()
-    every = timeuntil(now + timedelta(seconds=game.move_seconds), now)
+    if game.move_seconds < 60:  # timeuntil counts whole minutes: "0 minutes a move"
+        every = ngettext("%(n)d second", "%(n)d seconds", game.move_seconds) % {
+            "n": game.move_seconds
+        }
+    else:
+        now = timezone.now()
+        every = timeuntil(now + timedelta(seconds=game.move_seconds), now)
     return _("Custom: %(time)s a move") % {"time": every}
 
 

@@ -295,6 +295,10 @@ def _rematch(request: HttpRequest, game_id: int) -> HttpResponse:
         messages.success(request, _("A new game against the bots has started."))
     elif made and rematch.invitations.exists():
         messages.success(request, _("A new table with the same players: they are invited."))
+    elif made and rematch.status == Game.Status.ACTIVE:
+        # a table of bots alone starts at once: "start when you are ready" sent the player
+        # looking for a start button on a game whose clock was running (newcomer review)
+        messages.success(request, _("A new game against the same bots has started."))
     elif made:
         messages.success(request, _("A new table with the same bots: start when you are ready."))
     elif selectors.seat_of(rematch, request.user) is not None:

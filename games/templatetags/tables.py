@@ -18,6 +18,7 @@ from typing import Any
 from django import template
 from django.template.loader import get_template
 from django.templatetags.static import static
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.html import format_html, format_html_join
@@ -555,3 +556,15 @@ def history_entries(
             [*entries, *extra], key=lambda e: e.get("at") or e["created"], reverse=True
         )[:limit]
     return entries
+
+
+@register.simple_tag
+def game_guides() -> list[dict[str, str]]:
+    """Each game's name and rules page, in the reader's language: where a newcomer learns
+    (the rules were linked only from a table's page, which a newcomer does not have yet)."""
+    from games.engines.registry import ENGINES
+
+    return [
+        {"title": str(registry.title(slug)), "url": reverse("games:rules", args=[slug])}
+        for slug in ENGINES
+    ]

@@ -185,3 +185,29 @@ def test_a_rematch_never_keeps_who_started_under_any_of_its_names(finished, bob)
     Game.objects.filter(pk=finished.pk).update(options={"first_emperor": 1})
     press(bob, finished)
     assert Game.objects.get(rematch_of=finished).options == {}
+
+
+def test_play_again_at_a_table_of_bots_says_the_game_has_started(alice):
+    """It said "start when you are ready" while the new game's clock already ran (newcomer
+    review): a table of one player and bots that starts when full starts at once."""
+    table = services.game_create(
+        alice,
+        engine="cockroach-poker-royal",
+        seats=3,
+        bots=2,
+        pace="custom",
+        move_seconds=45,
+        start_when_full=True,
+    )
+    assert Game.objects.get(pk=table.pk).status == Game.Status.ACTIVE  # full at once: started
+    finished = play_to_the_end(Game.objects.get(pk=table.pk))
+
+    _url, said = press(alice, finished)
+
+    rematch = Game.objects.get(rematch_of=finished)
+    assert rematch.status == Game.Status.ACTIVE and not rematch.learning
+    assert said == ["A new game against the same bots has started."]
+    # and its pace reads in seconds, not "0 minutes a move"
+    from games.selectors import pace_text
+
+    assert pace_text(rematch) == "Custom: 45 seconds a move"
