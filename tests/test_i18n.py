@@ -553,3 +553,19 @@ def test_the_sign_in_form_names_the_username_one_way(make_user, language, label,
     if refused:
         answer = client.post(reverse("account_login"), {"login": "zoe", "password": "wrong-one"})
         assert refused in answer.content.decode()
+
+
+@pytest.mark.django_db
+def test_the_czech_account_pages_say_allauths_words_rightly(make_user):
+    """allauth's Czech read "E-mailové adresa" and labelled the sign-in field "Přihlášení"
+    (newcomer review)."""
+    login = Client()
+    login.cookies[settings.LANGUAGE_COOKIE_NAME] = "cs"
+    form = login.get(reverse("account_login")).content.decode()
+    assert '<label for="id_login">Uživatelské jméno nebo e-mail:</label>' in form
+    user = make_user("zoe")
+    client = Client()
+    client.force_login(user)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "cs"
+    html = client.get(reverse("account_email")).content.decode()
+    assert "E-mailové adresa" not in html
