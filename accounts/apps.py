@@ -3,12 +3,13 @@ from typing import Any
 from django.apps import AppConfig
 from django.db import transaction
 from django.db.models.signals import post_migrate, post_save
+from django.utils.translation import gettext_lazy as _
 
 
 class AccountsConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "accounts"
-    verbose_name = "Accounts and friends"
+    verbose_name = _("Accounts and friends")
 
     def ready(self) -> None:
         from django.contrib.auth.signals import user_logged_out

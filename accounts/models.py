@@ -330,7 +330,7 @@ class ModerationLog(models.Model):
     class Meta:
         ordering = ["-created_at"]
         verbose_name = _("moderation log entry")
-        verbose_name_plural = _("moderation log")
+        verbose_name_plural = _("moderation log entries")  # "11 moderation log" read oddly
         indexes = [models.Index(fields=["target_user", "created_at"])]
 
     def __str__(self) -> str:
@@ -398,6 +398,8 @@ class Notification(models.Model):
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("notification")
+        verbose_name_plural = _("notifications")
         indexes = [
             models.Index(fields=["user", "read_at"], name="notification_unread"),
             models.Index(fields=["user", "game_id", "emailed_at"], name="notification_game_email"),

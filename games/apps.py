@@ -1,10 +1,11 @@
 from django.apps import AppConfig
+from django.utils.translation import gettext_lazy as _
 
 
 class GamesConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "games"
-    verbose_name = "Games"
+    verbose_name = _("Games")
 
     def ready(self) -> None:
         from allauth.account.signals import password_changed, password_reset, password_set

@@ -52,23 +52,26 @@ class Game(models.Model):
         READ = "read", _("Spectators read the players' talk")
         OWN = "own", _("Spectators talk among themselves")
 
-    engine = models.CharField(max_length=40)
-    rules_version = models.PositiveIntegerField(default=1)
-    options = JSONField(default=dict, blank=True)
-    seats_count = models.PositiveSmallIntegerField()
-    pace = models.CharField(max_length=10, choices=Pace.choices, default=Pace.DAILY)
-    move_seconds = models.PositiveIntegerField()
-    window_seconds = models.PositiveIntegerField()
+    engine = models.CharField(_("game"), max_length=40)
+    rules_version = models.PositiveIntegerField(_("rules version"), default=1)
+    options = JSONField(_("options"), default=dict, blank=True)
+    seats_count = models.PositiveSmallIntegerField(_("seats"))
+    pace = models.CharField(_("pace"), max_length=10, choices=Pace.choices, default=Pace.DAILY)
+    move_seconds = models.PositiveIntegerField(_("seconds per move"))
+    window_seconds = models.PositiveIntegerField(_("seconds for a reaction window"))
     join_policy = models.CharField(
-        max_length=10, choices=JoinPolicy.choices, default=JoinPolicy.INVITED
+        _("who may join"), max_length=10, choices=JoinPolicy.choices, default=JoinPolicy.INVITED
     )
-    allow_spectators = models.BooleanField(default=True)
+    allow_spectators = models.BooleanField(_("spectators may watch"), default=True)
     # The table starts by itself when its last seat is taken (not at Live pace, which waits for
     # everyone to say they are ready): a daily table's creator need not come back to start it.
-    start_when_full = models.BooleanField(default=False)
+    start_when_full = models.BooleanField(_("start when every seat is taken"), default=False)
     # Table talk for spectators: they read the players' talk, or talk in a channel of their own.
     spectator_chat = models.CharField(
-        max_length=10, choices=SpectatorChat.choices, default=SpectatorChat.READ
+        _("spectators' talk"),
+        max_length=10,
+        choices=SpectatorChat.choices,
+        default=SpectatorChat.READ,
     )
     # "Learn to play": a Live table against bots with the rules beside the board.
     learning = models.BooleanField(default=False)
@@ -77,13 +80,15 @@ class Game(models.Model):
     rematch_of = models.ForeignKey(
         "self", on_delete=models.SET_NULL, null=True, blank=True, related_name="rematches"
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.LOBBY)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.LOBBY
+    )
     # The seed is the deck: it never leaves the server before the game ends.
-    seed = models.BigIntegerField()
+    seed = models.BigIntegerField(_("seed"))
     state = JSONField(null=True, blank=True)
     # ``version`` counts engine actions (the event log's seq, the API's concurrency token);
     # ``revision`` steps on every change a page must show (moves, start, join, abort, ...).
-    version = models.PositiveIntegerField(default=0)
+    version = models.PositiveIntegerField(_("version"), default=0)
     revision = models.PositiveIntegerField(default=0)
     # What each seat can observe (index = seat, the last entry = spectators): how many event
     # rows it may see, and how many changes it could see. An answer to a secret window
@@ -98,7 +103,7 @@ class Game(models.Model):
     wait_window = models.CharField(max_length=30, blank=True)
     wait_seat = models.SmallIntegerField(null=True, blank=True)  # the seat on turn
     wait_opened_at = models.DateTimeField(null=True, blank=True)
-    deadline_at = models.DateTimeField(null=True, blank=True)
+    deadline_at = models.DateTimeField(_("deadline"), null=True, blank=True)
     # The seats the current wait still waits on, one bit each (seat i: 1 << i), so My games
     # can list "your move" in SQL. Only ever compared with the viewer's own seat: who else
     # still owes a secret answer is not shown.
@@ -110,7 +115,7 @@ class Game(models.Model):
     # answer a window or make an aside, as a change of its own, never inside another's.
     bots_at = models.DateTimeField(null=True, blank=True)
     # The sweeper's bookkeeping for a deadline that failed: retried with backoff, shown to staff.
-    sweep_failures = models.PositiveSmallIntegerField(default=0)
+    sweep_failures = models.PositiveSmallIntegerField(_("deadline failures"), default=0)
     sweep_after = models.DateTimeField(null=True, blank=True)
     # Live pace on demand: while set, waits run at the Live pace (PACE_SECONDS["live"]) instead
     # of the table's own; ``live_offer`` holds the seats that accepted an open proposal.
@@ -118,13 +123,18 @@ class Game(models.Model):
     live_offer = JSONField(null=True, blank=True)
     result = JSONField(null=True, blank=True)
     created_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="games_created"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.PROTECT,
+        related_name="games_created",
+        verbose_name=_("created by"),
     )
-    created_at = models.DateTimeField(default=timezone.now)
-    started_at = models.DateTimeField(null=True, blank=True)
-    finished_at = models.DateTimeField(null=True, blank=True)
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
+    started_at = models.DateTimeField(_("started"), null=True, blank=True)
+    finished_at = models.DateTimeField(_("ended"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("game")
+        verbose_name_plural = _("games")
         indexes = [
             models.Index(
                 fields=["deadline_at"], condition=Q(status="active"), name="game_active_deadline"
@@ -139,7 +149,12 @@ class Game(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"#{self.pk} {self.engine} ({self.status})"
+        # in the reader's language (the admin's confirmations); never the state
+        return _("#%(id)s %(game)s (%(status)s)") % {
+            "id": self.pk,
+            "game": self.get_engine_name(),
+            "status": self.get_status_display(),
+        }
 
     def get_engine_name(self) -> str:
         """The game's name in the reader's language."""
@@ -174,8 +189,14 @@ RECLAIMABLE = ("timeouts", "absent")
 
 class Seat(models.Model):
     # no index of its own: one_seat_per_index (game, index) serves every lookup by game
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="seats", db_index=False)
-    index = models.PositiveSmallIntegerField()
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.CASCADE,
+        related_name="seats",
+        db_index=False,
+        verbose_name=_("game"),
+    )
+    index = models.PositiveSmallIntegerField(_("seat (from 0)"))
     # no index of its own: seat_user_game (user, game) serves every lookup by player
     user = models.ForeignKey(
         settings.AUTH_USER_MODEL,
@@ -184,21 +205,24 @@ class Seat(models.Model):
         blank=True,
         related_name="seats",
         db_index=False,
+        verbose_name=_("player"),
     )
-    is_bot = models.BooleanField(default=False)
+    is_bot = models.BooleanField(_("played by the bot"), default=False)
     # "filled", "timeouts", "absent" (may be taken back by the player), "admin", "banned",
     # "closed" (the account), "left" (the player quit the game)
-    bot_reason = models.CharField(max_length=20, blank=True)
-    joined_at = models.DateTimeField(default=timezone.now)
-    consecutive_timeouts = models.PositiveSmallIntegerField(default=0)
+    bot_reason = models.CharField(_("why the bot plays"), max_length=20, blank=True)
+    joined_at = models.DateTimeField(_("joined"), default=timezone.now)
+    consecutive_timeouts = models.PositiveSmallIntegerField(_("missed turns in a row"), default=0)
     # Once per wait: the wait a reminder / a nudge was last sent for (Game.wait_seq).
     reminded_for_wait = models.PositiveIntegerField(null=True, blank=True)
     nudged_for_wait = models.PositiveIntegerField(null=True, blank=True)
     # Live tables start when every seated human is ready (or the creator starts anyway).
-    ready_at = models.DateTimeField(null=True, blank=True)
+    ready_at = models.DateTimeField(_("ready"), null=True, blank=True)
 
     class Meta:
         ordering = ["index"]
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = [
             models.UniqueConstraint(fields=["game", "index"], name="one_seat_per_index"),
             models.UniqueConstraint(
@@ -209,8 +233,12 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         # whose seat, for the admin's confirmations ("game 3 seat 0" named nobody)
-        who = self.user.username if self.user_id else "bot"
-        return f"game {self.game_id} seat {self.index} ({who})"
+        who = self.user.username if self.user_id else _("bot")
+        return _("game %(game)s seat %(seat)s (%(player)s)") % {
+            "game": self.game_id,
+            "seat": self.index,
+            "player": who,
+        }
 
     @property
     def reclaimable(self) -> bool:
@@ -254,22 +282,38 @@ class Event(models.Model):
         ADMIN = "admin", _("admin")
 
     # no index of its own: one_event_per_seq (game, seq) serves every lookup by game
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="events", db_index=False)
-    seq = models.PositiveIntegerField()
-    seat = models.SmallIntegerField(null=True, blank=True)  # None: the system (a window's deadline)
-    action = JSONField()
-    events = JSONField(default=list)
-    reason = models.CharField(max_length=10, choices=Reason.choices, default=Reason.MOVE)
+    game = models.ForeignKey(
+        Game,
+        on_delete=models.CASCADE,
+        related_name="events",
+        db_index=False,
+        verbose_name=_("game"),
+    )
+    seq = models.PositiveIntegerField(_("number"))
+    # None: the system (a window's deadline)
+    seat = models.SmallIntegerField(_("seat"), null=True, blank=True)
+    action = JSONField(_("action"))
+    events = JSONField(_("events"), default=list)
+    reason = models.CharField(
+        _("reason"), max_length=10, choices=Reason.choices, default=Reason.MOVE
+    )
     key = models.CharField(max_length=64, blank=True)
     # The seats that may see this row while the game runs; None: everybody.
     audience = JSONField(null=True, blank=True)
     actor = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("made by"),
     )
-    created_at = models.DateTimeField(default=timezone.now)
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
 
     class Meta:
         ordering = ["game", "seq"]
+        verbose_name = _("event")
+        verbose_name_plural = _("events")
         constraints = [
             models.UniqueConstraint(fields=["game", "seq"], name="one_event_per_seq"),
             models.UniqueConstraint(
@@ -280,7 +324,7 @@ class Event(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"game {self.game_id} #{self.seq}"
+        return _("game %(game)s #%(seq)s") % {"game": self.game_id, "seq": self.seq}
 
 
 class Invitation(models.Model):
@@ -291,25 +335,38 @@ class Invitation(models.Model):
         DECLINED = "declined", pgettext_lazy("invitation", "declined")
         CANCELLED = "cancelled", pgettext_lazy("invitation", "cancelled")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="invitations")
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="invitations", verbose_name=_("game")
+    )
     from_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+", verbose_name=_("from")
     )
     to_user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="game_invitations"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="game_invitations",
+        verbose_name=_("to"),
     )
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.PENDING)
-    created_at = models.DateTimeField(default=timezone.now)
-    answered_at = models.DateTimeField(null=True, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.PENDING
+    )
+    created_at = models.DateTimeField(_("sent"), default=timezone.now)
+    answered_at = models.DateTimeField(_("answered"), null=True, blank=True)
 
     class Meta:
+        verbose_name = _("invitation")
+        verbose_name_plural = _("invitations")
         constraints = [
             models.UniqueConstraint(fields=["game", "to_user"], name="one_invitation_per_user")
         ]
         indexes = [models.Index(fields=["to_user", "status"], name="invitation_inbox")]
 
     def __str__(self) -> str:
-        return f"{self.to_user} to game {self.game_id} ({self.status})"
+        return _("%(player)s to game %(game)s (%(status)s)") % {
+            "player": self.to_user,
+            "game": self.game_id,
+            "status": self.get_status_display(),
+        }
 
 
 class Report(models.Model):
@@ -327,30 +384,54 @@ class Report(models.Model):
         DISMISSED = "dismissed", _("dismissed")
 
     reporter = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_made"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_made",
+        verbose_name=_("reporter"),
     )
     reported = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="reports_received"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="reports_received",
+        verbose_name=_("reported player"),
     )
     game = models.ForeignKey(
-        Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="reports"
+        Game,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="reports",
+        verbose_name=_("game"),
     )
-    reason = models.CharField(max_length=10, choices=Reason.choices)
-    text = models.TextField(blank=True, max_length=2000)
-    status = models.CharField(max_length=10, choices=Status.choices, default=Status.OPEN)
-    created_at = models.DateTimeField(default=timezone.now)
+    reason = models.CharField(_("reason"), max_length=10, choices=Reason.choices)
+    text = models.TextField(_("what they wrote"), blank=True, max_length=2000)
+    status = models.CharField(
+        _("status"), max_length=10, choices=Status.choices, default=Status.OPEN
+    )
+    created_at = models.DateTimeField(_("created"), default=timezone.now)
     resolved_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("closed by"),
     )
-    resolved_at = models.DateTimeField(null=True, blank=True)
-    resolution = models.TextField(blank=True)
+    resolved_at = models.DateTimeField(_("closed"), null=True, blank=True)
+    resolution = models.TextField(_("resolution note"), blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+        verbose_name = _("report")
+        verbose_name_plural = _("reports")
         indexes = [models.Index(fields=["status", "-created_at"], name="report_queue")]
 
     def __str__(self) -> str:
-        return f"{self.reporter} reports {self.reported} ({self.status})"
+        return _("%(reporter)s reports %(reported)s (%(status)s)") % {
+            "reporter": self.reporter,
+            "reported": self.reported,
+            "status": self.get_status_display(),
+        }
 
 
 class PlayerRecord(models.Model):
@@ -380,12 +461,16 @@ class PlayerRecord(models.Model):
     lies_caught = models.PositiveIntegerField(default=0)  # Imperador: caught with a false hand
 
     class Meta:
+        verbose_name = _("player record")
+        verbose_name_plural = _("player records")
         constraints = [
             models.UniqueConstraint(fields=["user", "engine"], name="one_record_per_game")
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} at {self.engine}"
+        from games.catalog.registry import title  # the presentations import the models
+
+        return _("%(player)s at %(game)s") % {"player": self.user, "game": title(self.engine)}
 
     @property
     def ordinal(self) -> float:
@@ -408,24 +493,43 @@ class ChatMessage(models.Model):
         PLAYERS = "players", _("players")
         SPECTATORS = "spectators", _("spectators")
 
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, related_name="chat")
-    author = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="chat_messages"
+    game = models.ForeignKey(
+        Game, on_delete=models.CASCADE, related_name="chat", verbose_name=_("game")
     )
-    channel = models.CharField(max_length=10, choices=Channel.choices, default=Channel.PLAYERS)
-    text = models.CharField(max_length=500)
-    created_at = models.DateTimeField(default=timezone.now)
-    hidden_at = models.DateTimeField(null=True, blank=True)
+    author = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.CASCADE,
+        related_name="chat_messages",
+        verbose_name=_("author"),
+    )
+    channel = models.CharField(
+        _("channel"), max_length=10, choices=Channel.choices, default=Channel.PLAYERS
+    )
+    text = models.CharField(_("message"), max_length=500)
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
+    hidden_at = models.DateTimeField(_("hidden"), null=True, blank=True)
     hidden_by = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("hidden by"),
     )
 
     class Meta:
         ordering = ["game", "id"]
+        verbose_name = _("table talk message")
+        verbose_name_plural = _("table talk messages")
         indexes = [models.Index(fields=["game", "channel", "id"], name="chat_by_table")]
 
     def __str__(self) -> str:
-        return f"{self.author} at game {self.game_id}: {self.text[:40]}"
+        text = self.text if len(self.text) <= 40 else self.text[:40] + "…"
+        return _("%(author)s at game %(game)s: %(text)s") % {
+            "author": self.author,
+            "game": self.game_id,
+            "text": text,
+        }
 
 
 class ChatRead(models.Model):
@@ -436,10 +540,16 @@ class ChatRead(models.Model):
     last_read_id = models.BigIntegerField(default=0)
 
     class Meta:
+        verbose_name = _("table talk read mark")
+        verbose_name_plural = _("table talk read marks")
         constraints = [models.UniqueConstraint(fields=["user", "game"], name="one_chat_read")]
 
     def __str__(self) -> str:
-        return f"{self.user_id} read game {self.game_id} to #{self.last_read_id}"
+        return _("player %(user)s read game %(game)s up to #%(message)s") % {
+            "user": self.user_id,
+            "game": self.game_id,
+            "message": self.last_read_id,
+        }
 
 
 class ChatMute(models.Model):
@@ -449,10 +559,15 @@ class ChatMute(models.Model):
     muted = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
 
     class Meta:
+        verbose_name = _("table talk mute")
+        verbose_name_plural = _("table talk mutes")
         constraints = [models.UniqueConstraint(fields=["user", "muted"], name="one_chat_mute")]
 
     def __str__(self) -> str:
-        return f"{self.user_id} mutes {self.muted_id}"
+        return _("player %(user)s mutes player %(muted)s") % {
+            "user": self.user_id,
+            "muted": self.muted_id,
+        }
 
 
 class PaceSwitch(models.Model):
@@ -474,6 +589,11 @@ class PaceSwitch(models.Model):
 
     class Meta:
         ordering = ["game", "created_at", "pk"]
+        verbose_name = _("pace change")
+        verbose_name_plural = _("pace changes")
 
     def __str__(self) -> str:
-        return f"game {self.game_id} {self.kind}"
+        return _("game %(game)s: %(kind)s") % {
+            "game": self.game_id,
+            "kind": self.get_kind_display(),
+        }

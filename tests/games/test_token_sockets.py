@@ -40,7 +40,22 @@ async def _closed_with(socket: WebsocketCommunicator) -> int | None:
     assert connected
     output = await socket.receive_output(timeout=5)
     assert output["type"] == "websocket.close", output
+    await _ended(socket)
     return output["code"]
+
+
+async def _ended(socket: WebsocketCommunicator) -> None:
+    """What the server sends after a close: the consumer ends by its own path, not by the
+    loop cancelling it at the end of asyncio.run (a cancelled channels-redis receive was seen
+    hanging there for good in a full run: tests/games/test_watchers_and_sockets.py)."""
+    await socket.disconnect()
+
+
+async def _refused(socket: WebsocketCommunicator) -> bool:
+    """A socket the site refuses before accepting it (a browser's without its Origin)."""
+    connected, _ = await socket.connect()
+    await _ended(socket)
+    return not connected
 
 
 def test_a_token_socket_hears_moves_plays_and_closes_when_revoked(started):
@@ -76,6 +91,7 @@ def test_a_token_socket_hears_moves_plays_and_closes_when_revoked(started):
         await sync_to_async(account_services.api_token_revoke)(users[1], token)
         closed = await socket.receive_output(timeout=5)
         assert closed == {"type": "websocket.close", "code": 4401}
+        await _ended(socket)
         # and it cannot open again
         assert await _closed_with(_socket(game.pk, _bearer(raw))) == 4401
 
@@ -114,8 +130,7 @@ def test_a_browser_behind_basic_auth_keeps_the_browsers_way(started):
         first = await with_origin.receive_json_from(timeout=5)
         assert first["type"] == "state" and first["game"]["seat"] == 0
         await with_origin.disconnect()
-        connected, _ = await _socket(game.pk, browser).connect()  # no Origin: refused
-        assert not connected
+        assert await _refused(_socket(game.pk, browser))  # no Origin: refused
 
     asyncio.run(scenario())
 
@@ -147,6 +162,7 @@ def test_closing_the_account_closes_its_token_sockets(started, make_user):
         await sync_to_async(_close_account)(player)
         closed = await socket.receive_output(timeout=5)
         assert closed == {"type": "websocket.close", "code": 4401}
+        await _ended(socket)
 
     asyncio.run(scenario())
 
@@ -174,8 +190,7 @@ def test_a_token_sees_only_its_owners_tables_and_a_browser_socket_still_needs_or
     async def scenario():
         assert await _closed_with(_socket(game.pk, _bearer(raw))) == 4404
         # without a token the socket is a browser's: no Origin, no socket
-        connected, _ = await _socket(game.pk, []).connect()
-        assert not connected
+        assert await _refused(_socket(game.pk, []))
 
     asyncio.run(scenario())
 
@@ -193,6 +208,7 @@ def test_revoking_one_token_leaves_the_owners_other_token_socket_open(started):
         await b.receive_json_from(timeout=5)
         await sync_to_async(account_services.api_token_revoke)(owner, first)
         assert (await a.receive_output(timeout=5))["type"] == "websocket.close"
+        await _ended(a)
         await b.send_json_to({"type": "heartbeat"})
         assert (await b.receive_json_from(timeout=5))["type"] == "heartbeat"
         await b.disconnect()
@@ -262,6 +278,7 @@ def test_deleting_a_token_row_closes_its_sockets(started):
         await sync_to_async(token.delete)()
         closed = await socket.receive_output(timeout=5)
         assert closed == {"type": "websocket.close", "code": 4401}
+        await _ended(socket)
 
     asyncio.run(scenario())
 
