@@ -302,6 +302,8 @@ class ModerationLog(models.Model):
         REPORT_RESOLVED = "report_resolved", _("report resolved")
         REPORT_DISMISSED = "report_dismissed", _("report dismissed")
         CHAT_HIDE = "chat_hide", _("message hidden")
+        CHAT_UNHIDE = "chat_unhide", _("message shown again")
+        REPORT_REOPENED = "report_reopened", _("report reopened")
         REVEAL_HIDDEN = "reveal_hidden", _("hidden cards read")
         USER_EDITED = "user_edited", _("player's details edited")
         TALK_SUSPENDED = "talk_suspended", _("table talk suspended")

@@ -27,6 +27,7 @@ from accounts.models import ModerationLog
 from config.admin_actions import ConfirmedActions
 from config.admin_lookups import DeclaredLookupsOnly
 from games import replays, selectors, services
+from games.catalog.registry import title as game_title
 from games.engines import registry
 from games.errors import GameError
 from games.models import ChatMessage, Event, Game, Invitation, Report, Seat
@@ -183,6 +184,19 @@ class SeatInline(admin.TabularInline):
         return format_html('<a href="{}">{}</a>', url, _("Replace by the bot…"))
 
 
+class EngineFilter(admin.SimpleListFilter):
+    """By game, named in the reader's language (the column's own filter listed slugs)."""
+
+    title = _("game")
+    parameter_name = "engine"
+
+    def lookups(self, request: Any, model_admin: Any) -> list[tuple[str, str]]:
+        return [(slug, str(game_title(slug))) for slug in registry.ENGINES]
+
+    def queryset(self, request: Any, queryset: Any) -> Any:
+        return queryset.filter(engine=self.value()) if self.value() else queryset
+
+
 class StuckFilter(admin.SimpleListFilter):
     """Games whose deadline keeps failing: the sweeper retries them with backoff; staff look."""
 
@@ -202,7 +216,7 @@ class StuckFilter(admin.SimpleListFilter):
 class GameAdmin(ReadOnlyModelAdmin):
     list_display = (
         "id",
-        "engine",
+        "game_name",
         "status",
         "players",
         "version",
@@ -210,7 +224,7 @@ class GameAdmin(ReadOnlyModelAdmin):
         "sweep_failures",
         "created_at",
     )
-    list_filter = ("status", "engine", StuckFilter)
+    list_filter = ("status", EngineFilter, StuckFilter)
     search_fields = ("seats__user__username",)
     search_help_text = _("Search by a player's username, or by a table's number (#12).")
     date_hierarchy = "created_at"
@@ -222,7 +236,7 @@ class GameAdmin(ReadOnlyModelAdmin):
             None,
             {
                 "fields": (
-                    "engine",
+                    "game_name",
                     "rules_version",
                     "status",
                     "players",
@@ -257,6 +271,7 @@ class GameAdmin(ReadOnlyModelAdmin):
         (_("Hidden information"), {"fields": ("seed", "state_json", "full_log")}),
     )
     readonly_fields = (
+        "game_name",
         "players",
         "table_talk",
         "public_version",
@@ -357,6 +372,10 @@ class GameAdmin(ReadOnlyModelAdmin):
     @admin.display(description=_("players"))
     def players(self, game: Game) -> str:
         return ", ".join(seat.name for seat in game.seats.all())
+
+    @admin.display(description=_("game"), ordering="engine")
+    def game_name(self, game: Game) -> str:
+        return str(game.get_engine_name())  # the game's name in the reader's language
 
     @admin.display(description=_("table talk"))
     def table_talk(self, game: Game) -> str:
@@ -594,7 +613,7 @@ class ReportAdmin(ReadOnlyModelAdmin):
         }
         return super().change_view(request, object_id, form_url, extra)
 
-    actions = ("resolve_reports", "dismiss_reports")
+    actions = ("resolve_reports", "dismiss_reports", "reopen_reports")
 
     @admin.display(description=_("reporter"), ordering="reporter__username")
     def reporter_link(self, report: Report) -> str:
@@ -668,6 +687,22 @@ class ReportAdmin(ReadOnlyModelAdmin):
             ),
         )
 
+    @admin.action(description=_("Reopen selected reports…"), permissions=["moderate"])
+    def reopen_reports(self, request: HttpRequest, queryset: QuerySet[Report]):
+        return self.confirm_and_run(
+            request,
+            queryset.select_related("reporter", "reported"),
+            action="reopen_reports",
+            title=_("Reopen reports"),
+            intro=_("These reports are open again, as if nobody had closed them."),
+            submit=_("Reopen"),
+            call=lambda report, reason: services.report_reopen(request.user, report, reason),
+            done=lambda n: (
+                ngettext("Reopened %(count)d report.", "Reopened %(count)d reports.", n)
+                % {"count": n}
+            ),
+        )
+
 
 @admin.register(ChatMessage)
 class ChatMessageAdmin(ConfirmedActions, DeclaredLookupsOnly, admin.ModelAdmin):
@@ -680,7 +715,7 @@ class ChatMessageAdmin(ConfirmedActions, DeclaredLookupsOnly, admin.ModelAdmin):
     search_fields = ("author__username", "text")
     list_select_related = ("author",)
     readonly_fields = ("game", "author", "channel", "text", "created_at", "hidden_at", "hidden_by")
-    actions = ("hide_messages",)
+    actions = ("hide_messages", "show_messages")
     refused_errors = (GameError,)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[ChatMessage]:
@@ -726,5 +761,23 @@ class ChatMessageAdmin(ConfirmedActions, DeclaredLookupsOnly, admin.ModelAdmin):
             call=lambda message, reason: chat.hide(request.user, message, reason),
             done=lambda n: (
                 ngettext("Hid %(count)d message.", "Hid %(count)d messages.", n) % {"count": n}
+            ),
+        )
+
+    @admin.action(description=_("Show the selected messages again…"), permissions=["change"])
+    def show_messages(
+        self, request: HttpRequest, queryset: QuerySet[ChatMessage]
+    ) -> HttpResponse | None:
+        return self.confirm_and_run(
+            request,
+            queryset.select_related("author"),
+            action="show_messages",
+            title=_("Show messages again"),
+            intro=_("Everyone at the table sees these messages again where they were."),
+            submit=_("Show again"),
+            call=lambda message, reason: chat.unhide(request.user, message, reason),
+            done=lambda n: (
+                ngettext("Showed %(count)d message again.", "Showed %(count)d messages again.", n)
+                % {"count": n}
             ),
         )

@@ -9,6 +9,7 @@ from games.services.moderation import (
     force_deadline,
     game_abort,
     report_create,
+    report_reopen,
     report_resolve,
     seat_to_bot,
 )
@@ -64,6 +65,7 @@ __all__ = [
     "may_join",
     "not_ready",
     "report_create",
+    "report_reopen",
     "report_resolve",
     "seat_ready",
     "seat_reclaim",

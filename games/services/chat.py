@@ -87,6 +87,24 @@ def post(user: User, game_id: int, text: Any) -> ChatMessage:
     return message
 
 
+@transaction.atomic
+def unhide(actor: User, message: ChatMessage, reason: str) -> None:
+    """A line hidden by mistake shows again; the log keeps why."""
+    shown = ChatMessage.objects.filter(pk=message.pk, hidden_at__isnull=False).update(
+        hidden_at=None, hidden_by=None
+    )
+    if not shown:
+        raise GameError(_("This message is not hidden."), "not_hidden")
+    ModerationLog.objects.create(
+        actor=actor,
+        action="chat_unhide",
+        target_user=message.author,
+        game_id=message.game_id,
+        reason=(reason or "").strip(),
+    )
+    transaction.on_commit(lambda: broadcast.notify_chat(message.game_id))
+
+
 def suspended_talk(user: User) -> str:
     """What a player whose talk a moderator suspended reads (in their time zone)."""
     until = formats.date_format(timezone.localtime(user.talk_suspended_until), "DATETIME_FORMAT")

@@ -41,6 +41,7 @@ class ModerationAction:
     BANNED_SEAT_TO_BOT = "banned_seat_to_bot"
     REPORT_RESOLVED = "report_resolved"
     REPORT_DISMISSED = "report_dismissed"
+    REPORT_REOPENED = "report_reopened"
 
 
 def _reason(reason: str) -> str:
@@ -238,6 +239,28 @@ def report_create(
 
 
 @transaction.atomic
+@transaction.atomic
+def report_reopen(actor: User, report: Report, reason: str) -> Report:
+    """A report closed by mistake is open again (its earlier note stays in the log)."""
+    reason = _reason(reason)
+    report = Report.objects.select_for_update().get(pk=report.pk)
+    if report.status == Report.Status.OPEN:
+        raise GameError(_("Report #%(id)s is open.") % {"id": report.pk}, "already_open")
+    report.status = Report.Status.OPEN
+    report.resolved_by = None
+    report.resolved_at = None
+    report.resolution = ""
+    report.save(update_fields=["status", "resolved_by", "resolved_at", "resolution"])
+    log_action(
+        actor,
+        ModerationAction.REPORT_REOPENED,
+        reason,
+        game_id=report.game_id,
+        target=report.reported,
+    )
+    return report
+
+
 def report_resolve(actor: User, report: Report, status: str, resolution: str) -> Report:
     """Closes an open report as resolved or dismissed, with a note for the log."""
     if status not in (Report.Status.RESOLVED, Report.Status.DISMISSED):

@@ -246,3 +246,28 @@ def test_a_moderator_suspends_a_players_table_talk_for_days_then_restores_it(sta
     say(client_for(type(bob).objects.get(pk=bob.pk)), game, "sorry all")
     assert ChatMessage.objects.filter(author=bob, text="sorry all").exists()
     assert ModerationLog.objects.filter(action="talk_restored", target_user=bob).count() == 1
+
+
+def test_a_line_hidden_by_mistake_shows_again_with_a_log_row(started, as_admin):
+    """A hidden line could not be shown again but in the database (moderation review)."""
+    game = started("imperador")
+    bob = game.seats.get(index=1).user
+    say(client_for(bob), game, "a fair remark")
+    message = ChatMessage.objects.get(author=bob)
+    hide(as_admin, [message], "misread it")
+    assert "a fair remark" not in talk(client_for(game.seats.get(index=0).user), game)
+    pick = {"action": "show_messages", ACTION_CHECKBOX_NAME: [message.pk], "index": 0}
+    changelist = reverse("admin:games_chatmessage_changelist")
+
+    asked = as_admin.post(changelist, pick).content.decode()
+    assert 'name="reason"' in asked
+    done = as_admin.post(changelist, {**pick, "apply": "1", "reason": "it was fair"}, follow=True)
+
+    assert "Showed 1 message again." in done.content.decode()
+    assert ChatMessage.objects.get(pk=message.pk).hidden_at is None
+    assert "a fair remark" in talk(client_for(game.seats.get(index=0).user), game)
+    entry = ModerationLog.objects.get(action="chat_unhide")
+    assert (entry.target_user, entry.reason) == (bob, "it was fair")
+    again = as_admin.post(changelist, {**pick, "apply": "1", "reason": "twice"}, follow=True)
+    assert "This message is not hidden." in again.content.decode()
+    assert ModerationLog.objects.filter(action="chat_unhide").count() == 1

@@ -451,6 +451,10 @@ def test_game_admin_lists_filters_and_searches_by_player(as_admin, started, make
     assert list(nobody.context["cl"].result_list) == []
     assert list(by_status.context["cl"].result_list) == [game]
     assert "alice, bob, carol" in by_player.content.decode()
+    # the game by its name, in the column and the filter (they showed the slug)
+    listed = by_status.content.decode()
+    assert '<td class="field-game_name">Cockroach Poker Royal</td>' in listed
+    assert ">cockroach-poker-royal<" not in listed and ">Mogel Motte</a>" in listed
 
 
 def test_invitations_are_read_only_in_the_admin(as_admin, trio):
@@ -617,6 +621,25 @@ def test_a_reports_own_page_resolves_it_and_the_list_shows_what_was_written(
     assert done.status_code == 302 and done["Location"] == page  # back on the report
     assert ">Resolve…<" not in as_admin.get(page).content.decode()  # nothing left to do
     assert "He called me names" in as_admin.get(changelist).content.decode()
+
+
+def test_a_report_closed_by_mistake_is_reopened_with_a_log_row(as_admin, started, trio):
+    """A closed report could not be opened again but in the database (moderation review)."""
+    alice, _bob, _carol = trio
+    game = started(GAME)
+    report = services.report_create(alice, game.pk, "bob", "abuse", "rude")
+    post_action(as_admin, "report", "dismiss_reports", [report], apply="yes", reason="misread")
+    assert Report.objects.get(pk=report.pk).status == "dismissed"
+
+    asked = post_action(as_admin, "report", "reopen_reports", [report])
+    assert 'name="reason"' in asked.content.decode()
+    post_action(as_admin, "report", "reopen_reports", [report], apply="yes", reason="look again")
+
+    report.refresh_from_db()
+    assert (report.status, report.resolved_by, report.resolution) == ("open", None, "")
+    assert logs()[-1] == ("root", "report_reopened", "bob", game.pk, "look again")
+    post_action(as_admin, "report", "reopen_reports", [report], apply="yes", reason="twice")
+    assert [row[1] for row in logs()].count("report_reopened") == 1  # open already: refused
 
 
 def test_staff_without_the_event_permission_cannot_tell_who_answered_a_secret_window(
