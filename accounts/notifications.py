@@ -40,9 +40,6 @@ EMAIL_KINDS = {
     Notification.Kind.INVITATION,
     Notification.Kind.TABLE,
     Notification.Kind.GAME_FINISHED,
-    # a player away for three turns is the one who must hear that the bot plays their seat
-    # (and that they may take it back): the app alone never reached them
-    Notification.Kind.SEAT_TO_BOT,
 }
 EMAIL_GAP = timedelta(hours=1)
 # Never held back by the gap: a reminder is asked for by the player (at the Fast pace it falls
@@ -73,8 +70,12 @@ def notify(
     url: str = "",
     game_id: int | None = None,
     wait_seq: int | None = None,
+    emailed: bool | None = None,
 ) -> Notification:
-    email = Notification.Email.PENDING if kind in EMAIL_KINDS else Notification.Email.NONE
+    """``emailed``: whether it goes by email too; by default, as its kind does (EMAIL_KINDS)."""
+    if emailed is None:
+        emailed = kind in EMAIL_KINDS
+    email = Notification.Email.PENDING if emailed else Notification.Email.NONE
     note = Notification.objects.create(
         user=user,
         kind=kind,

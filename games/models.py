@@ -289,7 +289,7 @@ class Event(models.Model):
         db_index=False,
         verbose_name=_("game"),
     )
-    seq = models.PositiveIntegerField(_("number"))
+    seq = models.PositiveIntegerField(_("sequence number"))
     # None: the system (a window's deadline)
     seat = models.SmallIntegerField(_("seat"), null=True, blank=True)
     action = JSONField(_("action"))

@@ -196,6 +196,9 @@ def seat_handed_to_bot(game: Game, seat: Seat) -> None:
             _say(seat.user, text, game=game_title(game.engine), id=game.pk),
             _table(game),
             game.pk,
+            # by email too: the player away for three turns is the one to hear it (and that
+            # the seat is theirs to take back); the others' "X left" notices are not mailed
+            emailed=True,
         )
 
 
