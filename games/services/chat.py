@@ -87,24 +87,6 @@ def post(user: User, game_id: int, text: Any) -> ChatMessage:
     return message
 
 
-@transaction.atomic
-def unhide(actor: User, message: ChatMessage, reason: str) -> None:
-    """A line hidden by mistake shows again; the log keeps why."""
-    shown = ChatMessage.objects.filter(pk=message.pk, hidden_at__isnull=False).update(
-        hidden_at=None, hidden_by=None
-    )
-    if not shown:
-        raise GameError(_("This message is not hidden."), "not_hidden")
-    ModerationLog.objects.create(
-        actor=actor,
-        action="chat_unhide",
-        target_user=message.author,
-        game_id=message.game_id,
-        reason=(reason or "").strip(),
-    )
-    transaction.on_commit(lambda: broadcast.notify_chat(message.game_id))
-
-
 def suspended_talk(user: User) -> str:
     """What a player whose talk a moderator suspended reads (in their time zone)."""
     until = formats.date_format(timezone.localtime(user.talk_suspended_until), "DATETIME_FORMAT")
@@ -191,18 +173,31 @@ def report(user: User, message_id: int) -> Report:
     )
 
 
-@transaction.atomic
 def hide(actor: User, message: ChatMessage, reason: str) -> None:
     """Staff hide a message from everyone; the moderation log keeps why."""
-    reason = (reason or "").strip() or "hidden"
-    hidden = ChatMessage.objects.filter(pk=message.pk, hidden_at=None).update(
-        hidden_at=timezone.now(), hidden_by=actor
+    _set_hidden(actor, message, True, (reason or "").strip() or "hidden")
+
+
+def unhide(actor: User, message: ChatMessage, reason: str) -> None:
+    """A line hidden by mistake shows again; the log keeps why."""
+    _set_hidden(actor, message, False, (reason or "").strip())
+
+
+@transaction.atomic
+def _set_hidden(actor: User, message: ChatMessage, hidden: bool, reason: str) -> None:
+    rows = ChatMessage.objects.filter(pk=message.pk, hidden_at__isnull=hidden)
+    changed = (
+        rows.update(hidden_at=timezone.now(), hidden_by=actor)
+        if hidden
+        else rows.update(hidden_at=None, hidden_by=None)
     )
-    if not hidden:  # a second click, or another moderator first: nothing done, nothing logged
-        raise GameError(_("This message was already hidden."), "already_hidden")
+    if not changed:  # a second click, or another moderator first: nothing done, nothing logged
+        if hidden:
+            raise GameError(_("This message was already hidden."), "already_hidden")
+        raise GameError(_("This message is not hidden."), "not_hidden")
     ModerationLog.objects.create(
         actor=actor,
-        action="chat_hide",
+        action=ModerationLog.Action.CHAT_HIDE if hidden else ModerationLog.Action.CHAT_UNHIDE,
         target_user=message.author,
         game_id=message.game_id,
         reason=reason,
