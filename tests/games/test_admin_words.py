@@ -1,0 +1,35 @@
+"""The admin speaks the moderator's language: the games' models and fields are named through
+gettext (a moderator review found the menu, lists and labels English in Persian and Czech), and
+a model's name on a confirmation page reads translated, with the game's title."""
+
+from __future__ import annotations
+
+import pytest
+from django.conf import settings
+from django.urls import reverse
+from django.utils import translation
+
+from games import services
+from games.models import Game
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_admin_menu_and_lists_speak_czech(as_admin, started, trio):
+    alice, _bob, _carol = trio
+    game = started("mogel-motte")
+    services.report_create(alice, game.pk, "bob", "abuse", "rude")
+    as_admin.cookies[settings.LANGUAGE_COOKIE_NAME] = "cs"
+
+    index = as_admin.get(reverse("admin:index")).content.decode()
+    reports = as_admin.get(reverse("admin:games_report_changelist")).content.decode()
+
+    for english in (">Reports<", ">Chat messages<", ">Seats<", ">Games<"):
+        assert english not in index, english
+    assert ">Hlášení<" in index and ">Hry<" in index
+    assert "Reason" not in reports and "Status" not in reports
+    table = Game.objects.get(pk=game.pk)
+    with translation.override("en"):
+        assert str(table) == f"#{game.pk} Mogel Motte (in play)"
+    with translation.override("cs"):
+        assert str(table) == f"Mogel Motte č. {game.pk} (hraje se)"
