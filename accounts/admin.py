@@ -18,8 +18,6 @@ from django.db import transaction
 from django.db.models import QuerySet
 from django.http import HttpRequest, HttpResponse
 from django.template.response import TemplateResponse
-from django.urls import reverse
-from django.utils.html import format_html
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -35,12 +33,13 @@ from accounts.models import (
     User,
 )
 from accounts.names import checked_display_name
-from config.admin_actions import ConfirmedActions
+from config.admin_actions import ConfirmedActions, ReasonForm
 from config.admin_lookups import DeclaredLookupsOnly
 
 # The one place accounts reaches into games: a ban hands the player's seats to the bot.
 # (accounts.services stays free of games; the games service writes its own log rows.)
 from games import broadcast
+from games.admin import game_admin_link
 from games.errors import GameError
 from games.services import seats_to_bot_for_banned
 
@@ -56,7 +55,8 @@ class BanReasonForm(forms.Form):
     )
 
 
-class TalkSuspensionForm(forms.Form):
+class TalkSuspensionForm(ReasonForm):
+    field_order = ["days", "reason"]
     days = forms.TypedChoiceField(
         label=_("For"),
         coerce=int,
@@ -67,11 +67,6 @@ class TalkSuspensionForm(forms.Form):
             (30, _("30 days")),
         ],
         initial=3,
-    )
-    reason = forms.CharField(
-        label=_("Reason"),
-        widget=forms.Textarea(attrs={"rows": 3}),
-        help_text=_("Kept in the moderation log."),
     )
 
 
@@ -286,7 +281,9 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
 
     @admin.action(description=_("Suspend their table talk…"), permissions=["change"])
     def suspend_talk(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
-        days = TalkSuspensionForm(request.POST)
+        # the days chosen, read once: confirm_and_run calls the service only on a valid form
+        chosen = TalkSuspensionForm(request.POST)
+        days = chosen.cleaned_data["days"] if chosen.is_valid() else 0
         return self.confirm_and_run(
             request,
             queryset,
@@ -298,9 +295,7 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
                 "up; what they wrote stays (hide lines from the chat list)."
             ),
             submit=_("Suspend"),
-            call=lambda user, reason: services.talk_suspend(
-                request.user, user, days.cleaned_data["days"] if days.is_valid() else 1, reason
-            ),
+            call=lambda user, reason: services.talk_suspend(request.user, user, days, reason),
             done=lambda n: (
                 ngettext(
                     "Suspended the table talk of %(count)d player.",
@@ -474,7 +469,4 @@ class ModerationLogAdmin(ReadOnlyAdmin):
 
     @admin.display(description=_("game"), ordering="game_id")
     def game_link(self, entry: ModerationLog) -> str:
-        if entry.game_id is None:
-            return "—"
-        url = reverse("admin:games_game_change", args=[entry.game_id])
-        return format_html('<a href="{}">#{}</a>', url, entry.game_id)
+        return game_admin_link(entry.game_id)

@@ -30,7 +30,7 @@ from games import replays, selectors, services
 from games.catalog.registry import title as game_title
 from games.engines import registry
 from games.errors import GameError
-from games.models import ChatMessage, Event, Game, Invitation, Report, Seat
+from games.models import OPEN_STATUSES, ChatMessage, Event, Game, Invitation, Report, Seat
 from games.services import chat
 from games.services.sweep import FLAG_AFTER_FAILURES
 
@@ -43,7 +43,7 @@ NOT_WHILE_PLAYING = _(
 
 def plays_at(user: Any, game: Game) -> bool:
     """A seat of ``user`` at a table still to be decided: its hidden cards are not for them."""
-    return game.status in (Game.Status.LOBBY, Game.Status.ACTIVE) and any(
+    return game.status in OPEN_STATUSES and any(
         seat.user_id == user.pk for seat in game.seats.all()
     )
 
@@ -51,7 +51,9 @@ def plays_at(user: Any, game: Game) -> bool:
 def log_reveal(actor: Any, game: Game) -> None:
     """Reading every hidden card of a table is a moderation act like any other: logged."""
     # the action's label says it all (a reason written here stayed English in every language)
-    ModerationLog.objects.create(actor=actor, action="reveal_hidden", game_id=game.pk)
+    ModerationLog.objects.create(
+        actor=actor, action=ModerationLog.Action.REVEAL_HIDDEN, game_id=game.pk
+    )
 
 
 class ResolutionForm(forms.Form):
@@ -73,7 +75,8 @@ def _user_link(user: Any) -> str:
     return format_html('<a href="{}">{}</a>', url, user.username)
 
 
-def _game_link(game_id: int | None) -> str:
+def game_admin_link(game_id: int | None) -> str:
+    """``#12`` linking to the game's admin page (the moderation log's lists use it too)."""
     if game_id is None:
         return "—"
     url = reverse("admin:games_game_change", args=[game_id])
@@ -516,7 +519,7 @@ class SeatAdmin(ReadOnlyModelAdmin):
 
     @admin.display(description=_("game"), ordering="game_id")
     def game_link(self, seat: Seat) -> str:
-        return _game_link(seat.game_id)
+        return game_admin_link(seat.game_id)
 
     @admin.display(description=_("game status"), ordering="game__status")
     def game_status(self, seat: Seat) -> str:
@@ -556,7 +559,7 @@ class InvitationAdmin(ReadOnlyModelAdmin):
 
     @admin.display(description=_("game"), ordering="game_id")
     def game_link(self, invitation: Invitation) -> str:
-        return _game_link(invitation.game_id)
+        return game_admin_link(invitation.game_id)
 
 
 @admin.register(Report)
@@ -625,7 +628,7 @@ class ReportAdmin(ReadOnlyModelAdmin):
 
     @admin.display(description=_("game"), ordering="game_id")
     def game_link(self, report: Report) -> str:
-        return _game_link(report.game_id)
+        return game_admin_link(report.game_id)
 
     @admin.display(description=_("what they wrote"))
     def short_text(self, report: Report) -> str:
@@ -742,7 +745,7 @@ class ChatMessageAdmin(ConfirmedActions, DeclaredLookupsOnly, admin.ModelAdmin):
 
     @admin.display(description=_("game"), ordering="game_id")
     def game_link(self, message: ChatMessage) -> str:
-        return _game_link(message.game_id)
+        return game_admin_link(message.game_id)
 
     @admin.action(description=_("Hide the selected messages…"), permissions=["change"])
     def hide_messages(

@@ -187,6 +187,11 @@ class Game(models.Model):
 RECLAIMABLE = ("timeouts", "absent")
 
 
+# A table still to be decided (gathering players, or in play): its secrets are kept from anyone
+# seated there, staff too, and a moderator may still stop it.
+OPEN_STATUSES = (Game.Status.LOBBY, Game.Status.ACTIVE)
+
+
 class Seat(models.Model):
     # no index of its own: one_seat_per_index (game, index) serves every lookup by game
     game = models.ForeignKey(

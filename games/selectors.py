@@ -18,7 +18,7 @@ from accounts.selectors import any_block_between, blocks_between, blocks_with_an
 from games.catalog.base import comma, join
 from games.engines import registry
 from games.engines.core import Event as EngineEvent
-from games.models import Event, Game, Invitation, Pace, Seat
+from games.models import OPEN_STATUSES, Event, Game, Invitation, Pace, Seat
 from games.table_read import read_game_with_seats
 
 
@@ -174,9 +174,7 @@ def playing_seat(game: Game, user: Any) -> Seat | None:
 def tables_played_by(user: Any) -> QuerySet[Seat]:
     """The ids of the games ``user`` has a seat at that are still to be decided (a subquery):
     staff pages keep those tables' secrets from them as the table does."""
-    return Seat.objects.filter(
-        user_id=user.pk, game__status__in=(Game.Status.LOBBY, Game.Status.ACTIVE)
-    ).values("game_id")
+    return Seat.objects.filter(user_id=user.pk, game__status__in=OPEN_STATUSES).values("game_id")
 
 
 def viewer_seat_index(game: Game, user: Any) -> int | None:

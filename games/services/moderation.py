@@ -23,13 +23,11 @@ from accounts.notifications import notify, written_in
 from games import selectors
 from games.catalog.registry import title as game_title
 from games.errors import GameError, GameNotFound, NotActive
-from games.models import Game, Invitation, Report, Seat
+from games.models import OPEN_STATUSES, Game, Invitation, Report, Seat
 from games.services import pace
 from games.services.change import GameChange
 from games.services.notify import invitations_settled
 from games.services.play import apply_deadline
-
-OPEN_STATUSES = (Game.Status.LOBBY, Game.Status.ACTIVE)
 
 
 class ModerationAction:
