@@ -40,15 +40,16 @@ from games.models import Game, Pace, Seat
 
 class TokenAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> Any:
-        from accounts.tokens import suspended, user_for_token
+        from accounts.tokens import OwnerSuspended, token_owner
 
         read = getattr(request, "token_cache_entry", None)  # config/guard.py read it
-        if read is not None and read[0] == token.strip():
-            user = user_for_token(token, read[1])
-        else:
-            user = user_for_token(token)
-        if user is None and suspended(token):
-            raise AccountSuspended()
+        try:
+            if read is not None and read[0] == token.strip():
+                user = token_owner(token, read[1])
+            else:
+                user = token_owner(token)
+        except OwnerSuspended:
+            raise AccountSuspended() from None
         if user is not None:
             request.user = user
             # as for a signed-in page: the session's middleware never saw a token
