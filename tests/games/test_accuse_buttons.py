@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from games import services
 from games.engines import registry
 from games.models import Game
 from games.presenters import BUTTONS_UP_TO
@@ -47,30 +48,30 @@ def test_the_guards_accuse_buttons_name_the_accused_first(started):
     assert 'class="arrow"' not in accuse_part  # no "card → player" left in it
 
 
-def test_the_last_accusation_names_the_players_not_the_bot_sitting_there_now(started):
+def test_the_last_accusation_names_the_players_not_the_bot_sitting_there_now(started, make_user):
     """ "Carol caught Alice (bot) cheating": the bot took Alice's seat after the accusation
-    (live review). The board names the players, as the history does."""
+    (live review). The board names the players, as the history does. The cheat, the
+    accusation and the bot's taking the seat all go through the services."""
     game = started("mogel-motte")
-    state = ENGINE.setup(3, {}, 7)
-    cheater, cheat = next(
-        (seat, a)
-        for seat in range(3)
-        for a in ENGINE.legal_actions(state, seat)
-        if a["type"] == "cheat"
-    )
-    state, _events = ENGINE.apply(state, cheater, cheat)
-    guard, accuse = next(
-        (seat, a)
-        for seat in range(3)
-        for a in ENGINE.legal_actions(state, seat)
-        if a["type"] == "accuse" and a["target"] == cheater
-    )
-    state, _events = ENGINE.apply(state, guard, accuse)
-    assert state["last_accusation"]["right"]
-    Game.objects.filter(pk=game.pk).update(state=state)
     users = seat_users(game)
-    accused = state["last_accusation"]["target"]
-    game.seats.filter(index=accused).update(is_bot=True, bot_reason="timeouts")
+
+    def play(kind: str, target: int | None = None) -> int:
+        current = Game.objects.get(pk=game.pk)
+        seat, action = next(
+            (seat, a)
+            for seat in range(3)
+            for a in ENGINE.legal_actions(current.state, seat)
+            if a["type"] == kind and (target is None or a["target"] == target)
+        )
+        services.act(users[seat], game.pk, current.version_for(seat), action)
+        return seat
+
+    cheater = play("cheat")
+    play("accuse", target=cheater)
+    assert Game.objects.get(pk=game.pk).state["last_accusation"]["right"]
+    accused = Game.objects.get(pk=game.pk).state["last_accusation"]["target"]
+    services.seat_to_bot(make_user("mod", is_staff=True), game.pk, accused, "test: away for good")
+    assert Game.objects.get(pk=game.pk).state["last_accusation"]["target"] == accused
     watcher = next(s for s in users if s != accused)
     client = Client()
     client.force_login(users[watcher])
@@ -78,4 +79,5 @@ def test_the_last_accusation_names_the_players_not_the_bot_sitting_there_now(sta
     page = client.get(f"/games/{game.pk}/").content.decode()
 
     line = page.split("Last accusation: ")[1].split("</p>")[0]
+    assert f"{users[accused].name} (bot)" in page, "the players' list says who plays the seat"
     assert users[accused].name in line and "(bot)" not in line, line
