@@ -83,11 +83,11 @@ def game_admin_link(game_id: int | None) -> str:
     return format_html('<a href="{}">#{}</a>', url, game_id)
 
 
-def _talk_link(game_id: int | None) -> str:
-    """The table's talk in the chat list: what was said around a reported line."""
+def _talk_link(game_id: int | None, count: int) -> str:
+    """The table's talk in the chat list: what was said around a reported line. ``count``:
+    the lines the viewer may read there (``selectors.talk_lines_read_by_staff``)."""
     if game_id is None:
         return "—"
-    count = ChatMessage.objects.filter(game_id=game_id).count()
     url = reverse("admin:games_chatmessage_changelist") + f"?game__id__exact={game_id}"
     label = ngettext("%(count)d message", "%(count)d messages", count) % {"count": count}
     return format_html('<a href="{}">{}</a>', url, label)
@@ -286,7 +286,12 @@ class GameAdmin(ReadOnlyModelAdmin):
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        return super().get_queryset(request).prefetch_related("seats__user")
+        return (
+            super()
+            .get_queryset(request)
+            .prefetch_related("seats__user")
+            .annotate(talk_lines=selectors.talk_lines_read_by_staff(request.user, "pk"))
+        )
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Game], search_term: str
@@ -382,7 +387,7 @@ class GameAdmin(ReadOnlyModelAdmin):
 
     @admin.display(description=_("table talk"))
     def table_talk(self, game: Game) -> str:
-        return _talk_link(game.pk)
+        return _talk_link(game.pk, game.talk_lines)
 
     @admin.display(description=_("waiting for"))
     def waiting_for(self, game: Game) -> str:
@@ -602,6 +607,10 @@ class ReportAdmin(ReadOnlyModelAdmin):
         "table_talk",
     )
 
+    def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
+        talk = selectors.talk_lines_read_by_staff(request.user, "game_id")
+        return super().get_queryset(request).annotate(talk_lines=talk)
+
     def change_view(
         self,
         request: HttpRequest,
@@ -636,7 +645,7 @@ class ReportAdmin(ReadOnlyModelAdmin):
 
     @admin.display(description=_("table talk"))
     def table_talk(self, report: Report) -> str:
-        return _talk_link(report.game_id)
+        return _talk_link(report.game_id, report.talk_lines)
 
     @admin.display(description=_("all reports about this player"))
     def reports_about_player(self, report: Report) -> str:
@@ -722,16 +731,7 @@ class ChatMessageAdmin(ConfirmedActions, DeclaredLookupsOnly, admin.ModelAdmin):
     refused_errors = (GameError,)
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[ChatMessage]:
-        # the spectators' channel of a table the viewer plays at is not theirs to read there
-        # either: a player who left may talk of the hand the bot plays now
-        return (
-            super()
-            .get_queryset(request)
-            .exclude(
-                channel=ChatMessage.Channel.SPECTATORS,
-                game_id__in=selectors.tables_played_by(request.user),
-            )
-        )
+        return super().get_queryset(request) & selectors.talk_read_by_staff(request.user)
 
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False

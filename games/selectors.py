@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Value
+from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
@@ -18,7 +19,7 @@ from accounts.selectors import any_block_between, blocks_between, blocks_with_an
 from games.catalog.base import comma, join
 from games.engines import registry
 from games.engines.core import Event as EngineEvent
-from games.models import OPEN_STATUSES, Event, Game, Invitation, Pace, Seat
+from games.models import OPEN_STATUSES, ChatMessage, Event, Game, Invitation, Pace, Seat
 from games.table_read import read_game_with_seats
 
 
@@ -175,6 +176,27 @@ def tables_played_by(user: Any) -> QuerySet[Seat]:
     """The ids of the games ``user`` has a seat at that are still to be decided (a subquery):
     staff pages keep those tables' secrets from them as the table does."""
     return Seat.objects.filter(user_id=user.pk, game__status__in=OPEN_STATUSES).values("game_id")
+
+
+def talk_read_by_staff(user: Any) -> QuerySet[ChatMessage]:
+    """The table talk a staff member may read: all of it but the spectators' channel of the
+    tables they play at (a player who left may talk there of the hand the bot plays now)."""
+    return ChatMessage.objects.exclude(
+        channel=ChatMessage.Channel.SPECTATORS, game_id__in=tables_played_by(user)
+    )
+
+
+def talk_lines_read_by_staff(user: Any, game_field: str) -> Coalesce:
+    """An annotation: how many of the ``game_field`` table's lines ``user`` may read there."""
+    lines = (
+        talk_read_by_staff(user)
+        .filter(game_id=OuterRef(game_field))
+        .order_by()
+        .values("game_id")
+        .annotate(n=Count("pk"))
+        .values("n")
+    )
+    return Coalesce(Subquery(lines), 0)
 
 
 def viewer_seat_index(game: Game, user: Any) -> int | None:

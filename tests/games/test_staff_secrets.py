@@ -101,6 +101,29 @@ def test_the_chat_list_keeps_a_tables_spectators_talk_from_staff_who_play_there(
     assert "held the Emperor" in _client(outsider).get(talk).content.decode()
 
 
+def test_the_table_talk_links_count_only_the_lines_the_viewer_may_read(started, make_user):
+    """The game's and a report's "table talk" link counted the spectators' lines too, for
+    staff seated there who do not see that channel in the list."""
+    game = started("imperador", spectator_chat="own", allow_spectators=True)
+    users = seat_users(game)
+    leaver, seated, talker = users[0], users[1], users[2]
+    services.game_quit(leaver, game.pk)
+    chat.post(User.objects.get(pk=leaver.pk), game.pk, "my old hand held the Emperor")
+    chat.post(talker, game.pk, "good luck all")
+    report = services.report_create(talker, game.pk, leaver, "abuse", "spoilers")
+    make_moderator(seated)
+    outsider = make_user("outsider")
+    make_moderator(outsider)
+    pages = (
+        reverse("admin:games_game_change", args=[game.pk]),
+        reverse("admin:games_report_change", args=[report.pk]),
+    )
+
+    for page in pages:
+        assert ">1 message</a>" in _client(seated).get(page).content.decode(), page
+        assert ">2 messages</a>" in _client(outsider).get(page).content.decode(), page
+
+
 def test_a_moderator_reads_staff_accounts_and_edits_players_with_a_log_row(make_user, admin_user):
     moderator = make_user("moddy")
     make_moderator(moderator)
