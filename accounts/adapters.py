@@ -2,10 +2,16 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from allauth.account.adapter import DefaultAccountAdapter
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.mail import EmailMessage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.utils import translation
+
+from accounts.mailing import RLM, right_to_left_lines
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -23,3 +29,17 @@ class AccountAdapter(DefaultAccountAdapter):
         if since is not None:
             return render(request, "account/account_suspended.html", {"since": since}, status=403)
         return super().respond_user_inactive(request, user)
+
+    def render_mail(
+        self,
+        template_prefix: str,
+        email: str,
+        context: dict[str, Any],
+        headers: dict[str, str] | None = None,
+    ) -> EmailMessage:
+        # allauth's own emails (verification, password reset) in Persian: as the game emails
+        message = super().render_mail(template_prefix, email, context, headers=headers)
+        if translation.get_language_bidi():
+            message.subject = RLM + message.subject
+            message.body = right_to_left_lines(message.body)
+        return message

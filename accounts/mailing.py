@@ -27,6 +27,18 @@ def absolute(path: str) -> str:
     return settings.SITE_URL.rstrip("/") + path
 
 
+RLM = "\u200f"
+
+
+def right_to_left_lines(text: str) -> str:
+    """Each line opened with a right-to-left mark: mail clients set a plain-text line that
+    opens with a Latin name, a number or a link left to right, its words out of order. Not the
+    signature's separator, which they know by its exact text."""
+    return "\n".join(
+        line if line.strip() in ("", "--") else RLM + line for line in text.split("\n")
+    )
+
+
 def send(
     user: User, subject: str, template: str, context: dict[str, Any], language: str = ""
 ) -> None:
@@ -47,8 +59,11 @@ def send(
     ):
         text = render_to_string(f"email/{template}.txt", context)
         html = render_to_string(f"email/{template}.html", context)
-        # a Persian subject began with the Latin "[Fibbers]": mail clients set it left to right
-        mark = "\u200f" if translation.get_language_bidi() else ""
+        # a Persian subject began with the Latin "[Fibbers]": mail clients set it left to right,
+        # and so each line of the plain text that opens with a name, a number or a link
+        mark = RLM if translation.get_language_bidi() else ""
+    if mark:
+        text = right_to_left_lines(text)
     message = EmailMultiAlternatives(
         subject=f"{mark}[{settings.SITE_NAME}] {subject}",
         body=text,

@@ -253,3 +253,21 @@ def test_a_banned_player_signing_in_is_told_the_account_is_suspended(client, mak
     # the wrong password says nothing of the ban: only the account's owner learns of it
     wrong = login(Client(), "eve", "not-her-password").content.decode()
     assert "suspended" not in wrong and "not correct" in wrong
+
+
+def test_a_persian_password_reset_email_reads_right_to_left(client, alice):
+    """allauth's own emails had no right-to-left mark: the subject opened with the Latin
+    "[Fibbers]", and the link's and the name's lines were set left to right (as the game
+    emails were, until they got one)."""
+    client.cookies["django_language"] = "fa"
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    (message,) = mail.outbox
+    assert message.subject.startswith("\u200f[")
+    lines = [line for line in message.body.splitlines() if line.strip()]
+    assert lines and all(line.startswith("\u200f") for line in lines), message.body
+    assert link_in(message.body, "/accounts/password/reset/key/")  # still found and opened
+
+    mail.outbox.clear()
+    client.cookies["django_language"] = "en"
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    assert "\u200f" not in mail.outbox[0].subject + mail.outbox[0].body

@@ -561,6 +561,12 @@ def test_a_persian_players_emails_read_right_to_left(started):
     subjects = [m.subject for m in mail.outbox]
     assert subjects[0].startswith("\u200f[Fibbers] ") and subjects[1].startswith("\u200f[")
     assert subjects[2].startswith("[Fibbers] ")
+    # and each line of the plain-text part: one opening with a name, a number or a link was
+    # set left to right, the sentence's words out of order
+    for message in mail.outbox[:2]:
+        lines = [line for line in message.body.splitlines() if line.strip() not in ("", "--")]
+        assert lines and all(line.startswith("\u200f") for line in lines), message.body
+    assert "\u200f" not in mail.outbox[2].body
 
 
 def _unread_turns(user, game) -> int:
