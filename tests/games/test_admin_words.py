@@ -33,3 +33,23 @@ def test_the_admin_menu_and_lists_speak_czech(as_admin, started, trio):
         assert str(table) == f"#{game.pk} Mogel Motte (in play)"
     with translation.override("cs"):
         assert str(table) == f"Mogel Motte č. {game.pk} (hraje se)"
+
+
+@pytest.mark.parametrize(
+    ("language", "headings"),
+    [
+        ("cs", ("Název modelu", "Odkaz pro přidání")),
+        ("fa", ("نام مدل", "پیوند افزودن")),
+    ],
+)
+def test_the_admins_hidden_headings_speak_the_moderators_language(as_admin, language, headings):
+    """Django's own Czech and Persian catalogues lack (or leave empty) the index's hidden table
+    headings a screen reader reads: "Model name", "Add link" stood English among Czech words
+    (locale_overrides/)."""
+    as_admin.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+
+    index = as_admin.get(reverse("admin:index")).content.decode()
+
+    assert "Model name" not in index and "Add link" not in index
+    for heading in headings:
+        assert heading in index, heading
