@@ -233,14 +233,16 @@ class UnknownRulesVersion(LookupError):
 class Decide(Protocol):
     """A bot's decision: from what its seat may know, never from the state."""
 
-    def __call__(self, view: dict[str, Any], legal: list[Action], rng: random.Random) -> Action: ...
+    def __call__(
+        self, view: dict[str, Any], legal: list[Action], rng: random.Random, /
+    ) -> Action: ...
 
 
 class Aside(Protocol):
     """A bot's out-of-turn initiative, from what its seat may know: an action, or None."""
 
     def __call__(
-        self, view: dict[str, Any], legal: list[Action], rng: random.Random
+        self, view: dict[str, Any], legal: list[Action], rng: random.Random, /
     ) -> Action | None: ...
 
 

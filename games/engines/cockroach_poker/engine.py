@@ -52,7 +52,7 @@ class CockroachPokerRoyal:
     slug = "cockroach-poker-royal"
     # The option naming who starts; the table's creator may pick it (a [D] of the rules).
     start_option = rules.START_OPTION
-    start_options = (rules.START_OPTION, rules.LEGACY_START_OPTION)
+    start_options: tuple[str, ...] = (rules.START_OPTION, rules.LEGACY_START_OPTION)
     creator_picks_start = True
     name = "Cockroach Poker Royal"
     bot_asides = False

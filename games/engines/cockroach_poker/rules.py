@@ -233,6 +233,7 @@ def place(state: State, seat: int, card: int, events: list[Event]) -> None:
     state["rows"][seat].append(card)
     events.append(public("to_row", seat=seat, card=card_out(state, card)))
     species = C.species_of(kind)
+    assert species is not None  # the special cards went to the hand above
     if species_count(state, seat, species) >= state["limit"]:
         finish(
             state,

@@ -49,7 +49,9 @@ def _tally(state: State, seat: int) -> dict[str, int]:
     tally = dict.fromkeys(C.SPECIES, 0)
     kinds = state["kinds"]
     for card in state["rows"][seat]:
-        tally[C.species_of(kinds[card])] += 1  # rows never hold special cards
+        species = C.species_of(kinds[card])
+        assert species is not None  # rows never hold special cards
+        tally[species] += 1
     return tally
 
 

@@ -112,8 +112,8 @@ def decide(view: dict[str, Any], legal: list[Action], rng: random.Random) -> Act
 
     if kind == "successor":
         seats = [a["seat"] for a in legal]
-        laid = {e["seat"]: len(e["laid"]) for e in view["seats"]}
-        fewest = min(laid[s] for s in seats)
-        return pick_one("seat", [s for s in seats if laid[s] == fewest])
+        laid_by_seat = {e["seat"]: len(e["laid"]) for e in view["seats"]}
+        fewest = min(laid_by_seat[s] for s in seats)
+        return pick_one("seat", [s for s in seats if laid_by_seat[s] == fewest])
 
     return rng.choice(legal)

@@ -92,7 +92,7 @@ class ImperadorEngine(LegalFromList):
     # The option naming the first emperor. The rules draw him at random [D]: the table's
     # creator may not pick him; the option serves tests and tables made before.
     start_option = START_OPTION
-    start_options = (START_OPTION, LEGACY_START_OPTION)
+    start_options: tuple[str, ...] = (START_OPTION, LEGACY_START_OPTION)
     creator_picks_start = False
     name = "Imperador"
     bot_asides = False

@@ -86,7 +86,7 @@ class MogelMotte(LegalFromList):
     slug = "mogel-motte"
     # The option naming who starts; the table's creator may pick it (a [D] of the rules).
     start_option = START_OPTION
-    start_options = (START_OPTION, LEGACY_START_OPTION)
+    start_options: tuple[str, ...] = (START_OPTION, LEGACY_START_OPTION)
     creator_picks_start = True
     name = "Mogel Motte"
     bot_asides = True  # sleeve cheats and accusations
@@ -160,7 +160,9 @@ class MogelMotte(LegalFromList):
             actions.HANDLERS[kind](new, seat, action, events)
         rules.settle(new, events)
         if new["phase"] == "over":
-            events.append(public("game_over", **self.result(new)))
+            result = self.result(new)
+            assert result is not None  # the phase is "over"
+            events.append(public("game_over", **result))
         return new, events
 
     def view(self, state: State, seat: int | None) -> dict[str, Any]:
