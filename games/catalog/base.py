@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, TypeGuard
 
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
@@ -50,7 +50,7 @@ def join(items: list[str]) -> str:
     return _("%(list)s and %(last)s") % {"list": comma().join(items[:-1]), "last": items[-1]}
 
 
-def is_seat(value: Any) -> bool:
+def is_seat(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -193,7 +193,8 @@ class Presentation:
     def sentence(self, event: Mapping[str, Any], players: Sequence[str]) -> str:
         """One sentence for ``event`` (``{"kind", "data"}``) with seats named from ``players``."""
         kind = str(event.get("kind", ""))
-        data = event.get("data") if isinstance(event.get("data"), dict) else {}
+        raw = event.get("data")
+        data = raw if isinstance(raw, dict) else {}
         words = Words(players, self)
         build = self.sentences.get(kind)
         if build is not None:

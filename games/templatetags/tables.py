@@ -21,6 +21,7 @@ from django.templatetags.static import static
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
+from django.utils.functional import Promise
 from django.utils.html import format_html, format_html_join
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timeuntil
@@ -252,7 +253,7 @@ def card_chip(
     )
 
 
-def _picture(slug: str, node: Any, alt: str) -> SafeString | None:
+def _picture(slug: str, node: Any, alt: str | Promise) -> SafeString | None:
     """The card's picture from the game's art module (a back for ``None``), or None for a game
     without pictures."""
     try:

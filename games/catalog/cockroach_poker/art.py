@@ -44,7 +44,9 @@ def face(card: Mapping[str, Any]) -> CardArt:
         return CardArt(kind, _name(kind), pgettext("card", "Joker"))
     if kind == C.BLANK:
         return CardArt(kind, _name(kind), pgettext("card", "Blank"))
-    species = C.species_of(kind) if isinstance(kind, str) else None
+    if not isinstance(kind, str):
+        return back()
+    species = C.species_of(kind)
     if species is None:
         return back()
     return CardArt(kind, _name(kind), _name(species), "royal" if C.is_royal(kind) else "")

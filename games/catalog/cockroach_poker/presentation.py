@@ -103,7 +103,8 @@ class CockroachPoker(Presentation):
         seat: int | None,
         players: Sequence[str],
     ) -> dict[str, Any]:
-        limit = view.get("limit") if is_seat(view.get("limit")) else 4
+        raw = view.get("limit")
+        limit = raw if is_seat(raw) else 4
         return {
             "rows": [self._row(row, limit) for row in view.get("rows") or []],
             "recent": [

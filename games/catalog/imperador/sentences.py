@@ -134,7 +134,8 @@ def _value_named(d: dict[str, Any], w: Words) -> str:
 
 
 def _liars_caught(d: dict[str, Any], w: Words) -> str:
-    seats = d.get("seats") if isinstance(d.get("seats"), list) else []
+    raw = d.get("seats")
+    seats = raw if isinstance(raw, list) else []
     return ngettext(
         "Caught lying: %(names)s takes %(foxes)s foxes.",
         "Caught lying: %(names)s take %(foxes)s foxes each.",
@@ -182,7 +183,8 @@ def _emperor_passed(d: dict[str, Any], w: Words) -> str:
 
 
 def _foxes_shed(d: dict[str, Any], w: Words) -> str:
-    seats = d.get("seats") if isinstance(d.get("seats"), list) else []
+    raw = d.get("seats")
+    seats = raw if isinstance(raw, list) else []
     return ngettext("%(names)s discards a fox.", "%(names)s discard a fox each.", len(seats)) % {
         "names": w.names(seats)
     }

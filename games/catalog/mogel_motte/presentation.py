@@ -100,9 +100,13 @@ class MogelMotte(Presentation):
     ) -> dict[str, Any]:
         top = (view.get("top") or {}).get("value")
         # what may go on the pile next, by the engine's own rule: one below, then one above
-        after = sorted(
-            (v for v in C.VALUES if is_seat(top) and C.adjacent(v, top)),
-            key=lambda v: -((v - top) % 5),
+        after = (
+            sorted(
+                (v for v in C.VALUES if C.adjacent(v, top)),
+                key=lambda v: -((v - top) % 5),
+            )
+            if is_seat(top)
+            else []
         )
         return {
             "open_fidgets": open_fidgets(view),

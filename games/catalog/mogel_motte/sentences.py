@@ -40,7 +40,8 @@ def _draw_skipped(d: dict[str, Any], w: Words) -> str:
 
 
 def _reshuffled(d: dict[str, Any], w: Words) -> str:
-    count = d.get("draw_count") if isinstance(d.get("draw_count"), int) else 0
+    raw = d.get("draw_count")
+    count = raw if isinstance(raw, int) else 0
     return ngettext(
         "The discard pile was shuffled into a new draw pile (%(count)s card).",
         "The discard pile was shuffled into a new draw pile (%(count)s cards).",
