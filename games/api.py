@@ -483,7 +483,8 @@ def list_games(request: HttpRequest, before: int | None = None) -> Any:
 
 
 def _line(game: Game) -> dict[str, Any]:
-    rows = game.seat_rows  # type: ignore[attr-defined]  (selectors.my_games read them)
+    # selectors.my_games read them
+    rows = game.seat_rows  # type: ignore[attr-defined]
     return {
         "id": game.pk,
         "game": game.engine,
