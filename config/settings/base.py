@@ -283,7 +283,8 @@ ACCOUNT_RATE_LIMITS = {
     "signup": "20/m/ip",
     "reset_password": "20/m/ip,5/m/key",
     "confirm_email": "1/3m/key",
-    "change_email": "1/m/user",
+    # allauth 65 names the add/change-address limit "manage_email" ("change_email" was never read)
+    "manage_email": "1/m/user",
 }
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtras"  # the device's time zone
