@@ -12,6 +12,7 @@ from django.shortcuts import render
 from django.utils import translation
 
 from accounts.mailing import RLM, right_to_left_lines
+from accounts.names import checked_username
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -20,7 +21,10 @@ class AccountAdapter(DefaultAccountAdapter):
 
     def clean_username(self, username: str, shallow: bool = False) -> str:
         # Usernames are how friends find each other: keep them simple and case-insensitive unique.
-        return super().clean_username(username.strip(), shallow=shallow)
+        username = super().clean_username(username.strip(), shallow=shallow)
+        # shown to everyone until a display name is set: the display name's rules (no
+        # invisible filler, no mixed alphabets, nobody else's name in look-alike letters)
+        return username if shallow else checked_username(username)
 
     def respond_user_inactive(self, request: HttpRequest, user: AbstractBaseUser) -> HttpResponse:
         # A banned player who signs in with the right password is told why, not only that the

@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import secrets
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.models import AbstractUser
@@ -14,6 +15,8 @@ from django.db.models import F, Q
 from django.db.models.functions import Greatest, Least, Lower
 from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
+
+from accounts.name_keys import name_key
 
 # The avatar palette: white initials pass WCAG AA (4.5:1) on every one of these.
 AVATAR_COLOUR_CHOICES = [
@@ -79,6 +82,11 @@ class User(AbstractUser):
     talk_suspended_until = models.DateTimeField(
         _("table talk suspended until"), null=True, blank=True
     )
+    # accounts.name_keys.name_key of the shown name: "Аӏісе" may not join while "Alice" plays
+    # (a database default too: the processes of the release before insert players without it)
+    name_key = models.CharField(
+        _("name's look-alike key"), max_length=160, blank=True, db_default="", editable=False
+    )
     last_seen_at = models.DateTimeField(_("last seen"), null=True, blank=True)
     # Vacation: while away, turn deadlines wait for the player's return (14 days a year).
     away_until = models.DateTimeField(_("away until"), null=True, blank=True)
@@ -86,6 +94,10 @@ class User(AbstractUser):
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
 
     class Meta(AbstractUser.Meta):
+        indexes = [
+            # a new name is checked against the active players' (accounts.selectors.name_taken)
+            models.Index(fields=["name_key"], condition=Q(is_active=True), name="user_name_key")
+        ]
         constraints = [
             # The form says so first; this holds under races and for every other writer.
             models.UniqueConstraint(
@@ -100,6 +112,14 @@ class User(AbstractUser):
                 name="display_name_no_control_or_bidi",
             ),
         ]
+
+    def save(self, *args: Any, **kwargs: Any) -> None:
+        # the shown name's look-alike key follows the name through every save that writes it
+        self.name_key = name_key(self.name)
+        fields = kwargs.get("update_fields")
+        if fields is not None and {"display_name", "username"} & set(fields):
+            kwargs["update_fields"] = {*fields, "name_key"}
+        super().save(*args, **kwargs)
 
     @property
     def name(self) -> str:

@@ -5,18 +5,23 @@ The name shows at tables, in notices and in emails. "Bob" plus an invisible char
 So a name is normalised (NFKC: full-width "Ｂｏｂ" is "Bob"), may not hold invisible format
 characters (a zero-width non-joiner between two Arabic-script letters excepted: Persian
 spelling needs it) and may not mix the Latin, Greek, Cyrillic and Armenian alphabets, whose
-letters look alike. A name wholly in one of them is fine.
+letters look alike. A name wholly in one of them is fine, unless it reads as another player's
+name: "Аӏісе" in Cyrillic letters is "Alice". Names are compared by their look-alike key
+(``name_key``: NFKC, casefolded, each letter by the Latin one it passes for, after Unicode's
+confusables, UTS #39), and a username chosen at sign-up keeps the same rules.
 """
 
 from __future__ import annotations
 
 import unicodedata
+from typing import Any
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from accounts.selectors import display_name_taken
+from accounts.name_keys import name_key
+from accounts.selectors import name_taken
 from config.inputs import BLANK, has_bidi_controls, has_control_characters
 
 ZWNJ = "\u200c"
@@ -43,6 +48,29 @@ def _invisible(name: str) -> bool:
     return False
 
 
+DISPLAY_NAME_WORDS = {
+    "invisible": _("A display name may not contain invisible characters."),
+    "mixed_scripts": _("A display name may not mix Latin, Greek and Cyrillic letters."),
+}
+USERNAME_WORDS = {
+    "invisible": _("A username may not contain invisible characters."),
+    "mixed_scripts": _("A username may not mix Latin, Greek and Cyrillic letters."),
+}
+
+
+def _refuse_lookalikes(name: str, user: User | None, words: dict[str, Any]) -> None:
+    """The rules a display name and a new username share, each refusal in ``words``."""
+    if _invisible(name):
+        raise forms.ValidationError(words["invisible"], code="invisible")
+    if len({_script(ch) for ch in name} & LOOKALIKE_SCRIPTS) > 1:
+        raise forms.ValidationError(words["mixed_scripts"], code="mixed_scripts")
+    if name and name_taken(name_key(name), user):
+        raise forms.ValidationError(
+            _("Another player already goes by that name, or one that looks the same."),
+            code="taken",
+        )
+
+
 def checked_display_name(raw: str, user: User | None) -> str:
     """The name to store, or a ValidationError saying why not."""
     name = " ".join(unicodedata.normalize("NFKC", raw).split())
@@ -52,15 +80,12 @@ def checked_display_name(raw: str, user: User | None) -> str:
             _("A display name may not contain control or direction characters."),
             code="bad_characters",
         )
-    if _invisible(name):
-        raise forms.ValidationError(
-            _("A display name may not contain invisible characters."), code="invisible"
-        )
-    if len({_script(ch) for ch in name} & LOOKALIKE_SCRIPTS) > 1:
-        raise forms.ValidationError(
-            _("A display name may not mix Latin, Greek and Cyrillic letters."),
-            code="mixed_scripts",
-        )
-    if name and user is not None and display_name_taken(name, user):
-        raise forms.ValidationError(_("Another player already goes by that name."), code="taken")
+    _refuse_lookalikes(name, user, DISPLAY_NAME_WORDS)
+    return name
+
+
+def checked_username(name: str) -> str:
+    """A new player's username (shown until they set a display name): the display name's
+    rules, against every player's shown name."""
+    _refuse_lookalikes(name, None, USERNAME_WORDS)
     return name

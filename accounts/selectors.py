@@ -49,14 +49,12 @@ def any_block_between(user: User, others: list[int]) -> bool:
     return blocks_with_any(user, others).exists()
 
 
-def display_name_taken(name: str, user: User) -> bool:
-    """Whether another active player shows as ``name`` (their display name, or their username
-    when they have none), case-insensitively: two "Alice"s at one table is an impersonation."""
-    others = User.objects.filter(is_active=True).exclude(pk=user.pk)
-    return (
-        others.filter(display_name__iexact=name).exists()
-        or others.filter(display_name="", username__iexact=name).exists()
-    )
+def name_taken(key: str, user: User | None) -> bool:
+    """Whether another active player shows a name with look-alike key ``key``
+    (``accounts.names.name_key`` of their display name, or of their username when they have
+    none): two "Alice"s at one table is an impersonation, in whatever letters."""
+    others = User.objects.filter(is_active=True, name_key=key)
+    return (others.exclude(pk=user.pk) if user is not None else others).exists()
 
 
 def find_player(query: str) -> User | None:
