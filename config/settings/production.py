@@ -3,7 +3,7 @@
 import os
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import REDIS_URL, env_bool
+from config.settings.base import REDIS_URL, SITE_URL, VAR_DIR, env_bool
 
 DEBUG = False
 BENCH_ENDPOINTS = False
@@ -11,6 +11,17 @@ ADMIN_REQUIRE_MFA = True  # a superuser reaches the admin only with TOTP set up 
 SECRET_KEY = os.environ["SECRET_KEY"]
 if not REDIS_URL:
     raise RuntimeError("production needs REDIS_URL (cache, channel layer, Celery broker)")
+# The embedded defaults name loopback addresses: emails' and pushes' links would point at
+# http://127.0.0.1:8000/ and the proxy's Host would be refused (400) for every page.
+if "ALLOWED_HOSTS" not in os.environ or "SITE_URL" not in os.environ:
+    raise RuntimeError("production needs ALLOWED_HOSTS and SITE_URL (README, 'Production')")
+if not SITE_URL.startswith("https://"):
+    raise RuntimeError("SITE_URL must be the site's https:// address")
+# Behind the README's one proxy every request comes from 127.0.0.1: without this the request
+# guard and allauth's login limits count all visitors as one address.
+ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1"))
+# the Procfile's beat keeps its schedule in var/ (git-ignored: a fresh clone has none)
+VAR_DIR.mkdir(parents=True, exist_ok=True)
 EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

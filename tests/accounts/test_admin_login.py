@@ -98,6 +98,8 @@ def test_production_settings_force_bench_endpoints_off_and_mfa_on():
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "SECRET_KEY": "x" * 50,
         "BENCH_ENDPOINTS": "1",
+        "ALLOWED_HOSTS": "fibbers.example",
+        "SITE_URL": "https://fibbers.example",
     }
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True

@@ -26,6 +26,7 @@ def test_check_deploy_with_production_settings_reports_no_issue():
         SECRET_KEY=secrets.token_urlsafe(50),
         REDIS_URL="redis://127.0.0.1:6379/0",
         ALLOWED_HOSTS="fibbers.example",
+        SITE_URL="https://fibbers.example",
     )
 
     result = subprocess.run(
@@ -39,6 +40,39 @@ def test_check_deploy_with_production_settings_reports_no_issue():
 
     assert result.returncode == 0, result.stdout + result.stderr
     assert "System check identified no issues (0 silenced)." in result.stdout
+
+
+def _production(code: str, **extra: str) -> subprocess.CompletedProcess[str]:
+    env = {k: v for k, v in os.environ.items() if k not in {"ALLOWED_HOSTS", "SITE_URL"}}
+    env.update(
+        DJANGO_SETTINGS_MODULE="config.settings.production",
+        SECRET_KEY=secrets.token_urlsafe(50),
+        REDIS_URL="redis://127.0.0.1:6379/0",
+        **extra,
+    )
+    return subprocess.run(
+        [sys.executable, "-c", "import django;django.setup();" + code],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+
+
+def test_production_refuses_the_loopback_defaults_for_hosts_and_links():
+    result = _production("pass")  # neither ALLOWED_HOSTS nor SITE_URL: emails would say 127.0.0.1
+    assert result.returncode != 0
+    assert "production needs ALLOWED_HOSTS and SITE_URL" in result.stderr
+    plain = _production("pass", ALLOWED_HOSTS="fibbers.example", SITE_URL="http://fibbers.example")
+    assert "SITE_URL must be the site's https:// address" in plain.stderr
+
+
+def test_production_trusts_one_proxy_for_the_client_address():
+    code = "from django.conf import settings;print(settings.ALLAUTH_TRUSTED_PROXY_COUNT)"
+    hosts = {"ALLOWED_HOSTS": "fibbers.example", "SITE_URL": "https://fibbers.example"}
+    assert _production(code, **hosts).stdout.split() == ["1"]
+    assert _production(code, TRUSTED_PROXY_COUNT="2", **hosts).stdout.split() == ["2"]
 
 
 @pytest.mark.django_db
