@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
+import logging
+import smtplib
 from typing import Any
 
 from allauth.account.adapter import DefaultAccountAdapter
+from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.core.mail import EmailMessage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.translation import gettext as _
 
 from accounts.mailing import RLM, right_to_left_lines
 from accounts.names import checked_username
+
+log = logging.getLogger(__name__)
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -47,3 +53,18 @@ class AccountAdapter(DefaultAccountAdapter):
             message.subject = RLM + message.subject
             message.body = right_to_left_lines(message.body)
         return message
+
+    def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        # sent while the visitor waits: a mail server that refuses or is down answered a 500,
+        # and its error (the address in it) went to the log. The account or the change stands;
+        # the visitor is told to ask for the email again.
+        try:
+            super().send_mail(template_prefix, email, context)
+        except (smtplib.SMTPException, OSError) as exc:
+            log.warning("account email %s not sent: %s", template_prefix, type(exc).__name__)
+            request = getattr(self, "request", None)
+            if request is not None:
+                messages.error(
+                    request,
+                    _("We could not send you the email just now. Try again in a few minutes."),
+                )

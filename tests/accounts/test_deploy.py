@@ -83,3 +83,33 @@ def test_models_and_migrations_agree():
     except SystemExit as exit_:  # makemigrations --check exits 1 when a migration is missing
         pytest.fail(f"missing migrations (exit {exit_.code}):\n{out.getvalue()}")
     assert "No changes detected" in out.getvalue()
+
+
+def test_every_procfile_process_runs_production_settings_unless_told_otherwise():
+    """Without DJANGO_SETTINGS_MODULE the code falls back to the local settings, DEBUG on:
+    a deploy review's processes served Django's debug 404 page to visitors."""
+    processes = {}
+    for line in (ROOT / "Procfile").read_text().splitlines():
+        name, sep, command = line.partition(": ")
+        if sep and not line.startswith("#"):
+            processes[name] = command
+    assert set(processes) == {"web", "websocket", "worker", "beat"}
+    env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
+    for name, command in processes.items():
+        assignment, _program = command.split(" ", 1)
+        shown = subprocess.run(
+            ["sh", "-c", f"{assignment} printenv DJANGO_SETTINGS_MODULE"],
+            env=env,
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert shown.stdout.strip() == "config.settings.production", name
+        chosen = subprocess.run(
+            ["sh", "-c", f"{assignment} printenv DJANGO_SETTINGS_MODULE"],
+            env={**env, "DJANGO_SETTINGS_MODULE": "site.settings"},
+            capture_output=True,
+            text=True,
+            check=True,
+        )
+        assert chosen.stdout.strip() == "site.settings", name

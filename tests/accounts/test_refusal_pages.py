@@ -5,11 +5,16 @@ allauth's limits answered a bare English "429 Too Many Requests". The address-ch
 
 from __future__ import annotations
 
+import logging
+import socket
+
 import pytest
 from django.conf import settings
 from django.core import mail
 from django.test import Client
 from django.urls import reverse
+
+from accounts.models import User
 
 pytestmark = pytest.mark.django_db
 
@@ -47,3 +52,34 @@ def test_a_second_address_change_within_a_minute_is_refused_on_the_sites_page(al
     assert "Too many tries" in page and "Wait a few minutes" in page
     assert "<nav" in page, "the site's layout"
     assert [m.to for m in mail.outbox] == [["first@example.com"]]
+
+
+def _closed_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]  # free, and nothing listens once closed
+
+
+def test_a_mail_server_that_is_down_leaves_sign_up_standing_and_says_so(client, settings, caplog):
+    """allauth mails while the visitor waits: a refused or absent mail server answered 500,
+    and the refusal (the address in it) went to the log."""
+    settings.EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+    settings.EMAIL_HOST, settings.EMAIL_PORT = "127.0.0.1", _closed_port()
+    settings.EMAIL_TIMEOUT = 5
+
+    with caplog.at_level(logging.WARNING):
+        response = client.post(
+            reverse("account_signup"),
+            {
+                "username": "dora",
+                "email": "dora.secret@example.com",
+                "password1": "a-long-test-password",
+                "password2": "a-long-test-password",
+            },
+            follow=True,
+        )
+
+    assert response.status_code == 200
+    assert "We could not send you the email just now" in response.content.decode()
+    assert User.objects.filter(username="dora").exists(), "the account stands; mail again later"
+    assert "dora.secret" not in caplog.text
