@@ -102,6 +102,8 @@ class Notice:
     url: str = ""
     game_id: int | None = None
     wait_seq: int | None = None
+    # whether it goes by email too; by default, as its kind does (EMAIL_KINDS)
+    emailed: bool | None = None
 
 
 @dataclass
@@ -125,6 +127,10 @@ class NoticeBatch:
 @functools.cache  # (``cache`` here is Django's)
 def _note_fields() -> list[Any]:
     return [f for f in Notification._meta.concrete_fields if not f.primary_key]
+
+
+def _emailed(notice: Notice) -> bool:
+    return notice.kind in EMAIL_KINDS if notice.emailed is None else notice.emailed
 
 
 def notice_batch(
@@ -153,7 +159,7 @@ def notice_batch(
             game_id=n.game_id,
             wait_seq=n.wait_seq,
             created_at=now,
-            email=Notification.Email.PENDING if n.kind in EMAIL_KINDS else Notification.Email.NONE,
+            email=Notification.Email.PENDING if _emailed(n) else Notification.Email.NONE,
             push=_push_state(n.user, n.kind),
         )
         for n in notices

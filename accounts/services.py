@@ -22,7 +22,7 @@ from allauth.account.models import EmailAddress
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone, translation
 from django.utils.translation import gettext as _
@@ -48,6 +48,8 @@ TOKEN_USE_RESOLUTION = timedelta(minutes=1)
 # but rings no bell: a decline must not be answered by a notice a day. The sender is told
 # "sent" either way (a decline is never announced).
 QUIET_AFTER_DECLINE = timedelta(days=30)
+QUIET_AFTER_CANCEL = timedelta(days=1)
+FRIEND_REQUESTS_PER_HOUR = 30
 
 
 class AccountsError(Exception):
@@ -212,12 +214,15 @@ def _answer(request: FriendRequest, status: str) -> None:
     request.answered_at = timezone.now()
     request.save(update_fields=["status", "answered_at"])
     # accepted, declined, cancelled or ended by a block: its notice has nothing left to say
-    Notification.objects.filter(
+    _request_notices(request).filter(read_at__isnull=True).update(read_at=request.answered_at)
+
+
+def _request_notices(request: FriendRequest) -> QuerySet[Notification]:
+    return Notification.objects.filter(
         user_id=request.to_user_id,
         kind=Notification.Kind.FRIEND_REQUEST,
         url=_request_url(request),
-        read_at__isnull=True,
-    ).update(read_at=request.answered_at)
+    )
 
 
 @transaction.atomic
@@ -278,23 +283,36 @@ def friend_request_send(
         Friendship.objects.create(user_low=low, user_high=high)
         _tell_accepted(pending)
         return RequestOutcome.BECAME_FRIENDS, pending
+    if (
+        FriendRequest.objects.filter(
+            from_user=sender, created_at__gte=timezone.now() - timedelta(hours=1)
+        ).count()
+        >= FRIEND_REQUESTS_PER_HOUR
+    ):
+        raise FriendError(
+            "too_many",
+            _("You have sent many friend requests in the last hour. Try again later."),
+        )
     request = FriendRequest.objects.create(
         from_user=sender, to_user=recipient, silenced=_blocked(recipient, sender), by_email=by_email
     )
-    # a blocker never hears of the blocked; a recent decline hears of no re-request
-    if not request.silenced and not _declined_lately(sender, recipient):
+    # a blocker never hears of the blocked; a recent decline or cancel hears of no re-request
+    if not request.silenced and not _answered_lately(sender, recipient):
         with translation.override(written_in(recipient)):
             text = _("%(name)s sent you a friend request.") % {"name": sender.name}
         notify(recipient, Notification.Kind.FRIEND_REQUEST, text, _request_url(request))
     return RequestOutcome.SENT, request
 
 
-def _declined_lately(sender: User, recipient: User) -> bool:
+def _answered_lately(sender: User, recipient: User) -> bool:
+    """A decline keeps re-requests quiet for a month; the sender's own cancel for a day: a
+    request sent and cancelled again and again notified its recipient each time."""
+    now = timezone.now()
     return FriendRequest.objects.filter(
+        Q(status=FriendRequest.Status.DECLINED, answered_at__gte=now - QUIET_AFTER_DECLINE)
+        | Q(status=FriendRequest.Status.CANCELLED, answered_at__gte=now - QUIET_AFTER_CANCEL),
         from_user=sender,
         to_user=recipient,
-        status=FriendRequest.Status.DECLINED,
-        answered_at__gte=timezone.now() - QUIET_AFTER_DECLINE,
     ).exists()
 
 
@@ -341,6 +359,8 @@ def friend_request_cancel(user: User, request: FriendRequest) -> FriendRequest:
         raise FriendError("not_yours", _("You did not send that friend request."))
     request = _locked_pending(request)
     _answer(request, FriendRequest.Status.CANCELLED)
+    # taken back: for its recipient it never was (the notice led to a request gone)
+    _request_notices(request).delete()
     return request
 
 

@@ -221,10 +221,12 @@ def player_left(game: Game, leaver: User, seats: list[Seat]) -> None:
     )
 
 
-def table_cancelled(game: Game, host: User, players: list[User]) -> None:
+def table_cancelled(game: Game, host: User, seated: list[User], invited: list[User]) -> None:
     """The creator cancelled the table before its start: whoever had sat down or was still
     invited hears it (their page only changed to "aborted" before), and their invitation
-    notice is read with it: there is nothing left to accept."""
+    notice is read with it: there is nothing left to accept. Only those who had sat down
+    hear it by email: a table made and cancelled again and again mailed its invitees each
+    time (a web attacker's review)."""
     name = game_title(game.engine)
     text = gettext_lazy("%(host)s cancelled the table of %(game)s #%(id)s.")
     notices = [
@@ -234,8 +236,9 @@ def table_cancelled(game: Game, host: User, players: list[User]) -> None:
             _say(user, text, host=host.name, game=name, id=game.pk),
             _table(game),
             game.pk,
+            emailed=None if user in seated else False,
         )
-        for user in players
+        for user in (*seated, *invited)
     ]
     notify_all(notices, supersede=(game.pk, (Notification.Kind.INVITATION,)))
 

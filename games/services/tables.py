@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 from collections.abc import Iterable
+from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
@@ -66,6 +67,35 @@ def _free_index(game: Game) -> int | None:
     return free[0] if free else None
 
 
+# Each invitation is a notice and an email: a table made and cancelled again and again sent
+# one friend a mail a second (a web attacker's review).
+INVITATIONS_PER_HOUR = 40
+INVITATIONS_PER_HOUR_TO_ONE = 5
+
+
+def _limit_invitations(creator: User, invitee: User) -> None:
+    sent = Invitation.objects.filter(
+        from_user=creator, created_at__gte=timezone.now() - timedelta(hours=1)
+    )
+    if sent.filter(to_user=invitee).count() >= INVITATIONS_PER_HOUR_TO_ONE:
+        raise GameError(
+            _(
+                "You have invited %(name)s to several tables in the last hour. Wait a while "
+                "before inviting them again."
+            )
+            % {"name": invitee.name},
+            "too_many_invitations",
+        )
+    if sent.count() >= INVITATIONS_PER_HOUR:
+        raise GameError(
+            _(
+                "You have sent many invitations in the last hour. Wait a while before "
+                "inviting more players."
+            ),
+            "too_many_invitations",
+        )
+
+
 def _invite(
     creator: User,
     game: Game,
@@ -104,6 +134,7 @@ def _invite(
         unheard = has_blocked(invitee, creator)
         if unheard and invitee.pk not in mates:
             continue
+        _limit_invitations(creator, invitee)
         invitation, created = Invitation.objects.get_or_create(
             game=game, to_user=invitee, defaults={"from_user": creator}
         )
@@ -384,23 +415,23 @@ def game_cancel(user: User, game_id: int) -> None:
         game = _lobby(change)
         if game.created_by_id != user.pk:
             raise NotAllowed(_("Only the table's creator can cancel it."))
-        told = _close_lobby(change)
-        notify.table_cancelled(game, user, [u for u in told if u.pk != user.pk])
+        seated, invited = _close_lobby(change)
+        notify.table_cancelled(game, user, [u for u in seated if u.pk != user.pk], invited)
 
 
-def _close_lobby(change: GameChange) -> list[User]:
-    """The table ends before its start; returns who sat down or was still invited (to be
-    told)."""
+def _close_lobby(change: GameChange) -> tuple[list[User], list[User]]:
+    """The table ends before its start; returns who sat down and who was still invited (to
+    be told)."""
     game = change.game
-    told = [s.user for s in change.seats if s.user is not None]
-    told += selectors.still_invited(game)
+    seated = [s.user for s in change.seats if s.user is not None]
+    invited = selectors.still_invited(game)
     game.invitations.filter(status=Invitation.Status.PENDING).update(
         status=Invitation.Status.CANCELLED
     )
     game.status = Game.Status.ABORTED
     game.finished_at = change.now
     change.touch()
-    return told
+    return seated, invited
 
 
 def table_expire(game_id: int, created_before: Any, days: int) -> bool:
@@ -411,7 +442,8 @@ def table_expire(game_id: int, created_before: Any, days: int) -> bool:
         game = change.game
         if game.status != Game.Status.LOBBY or game.created_at >= created_before:
             return False
-        notify.table_expired(game, _close_lobby(change), days)
+        seated, invited = _close_lobby(change)
+        notify.table_expired(game, [*seated, *invited], days)
     return True
 
 
