@@ -60,6 +60,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "config.content_policy.ContentPolicyMiddleware",
     # Pings and push tasks of a change wait until its answer is sent (config/after_response.py).
     "config.after_response.AfterResponseMiddleware",
     # The API's own error shape for what ninja and the URL resolver answer in plain text/HTML.

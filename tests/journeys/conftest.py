@@ -63,7 +63,14 @@ def browser(stack) -> Iterator[Any]:
 
 @pytest.fixture
 def new_page(browser, stack):
-    """A page in a browser context of its own (its own cookies: one player), 1280 × 800."""
+    """A page in a browser context of its own (its own cookies: one player), 1280 × 800.
+    Every journey also checks the Content-Security-Policy: nothing it met was refused
+    (config/content_policy.py; the browser reports a refusal on the console)."""
+    refused: list[str] = []
+
+    def note(message: Any) -> None:
+        if "Content Security Policy" in message.text:
+            refused.append(f"{message.page.url if message.page else '?'}: {message.text}")
 
     def make(cookies: list[dict[str, Any]] | None = None, timezone_id: str | None = None) -> Any:
         zone = {"timezone_id": timezone_id} if timezone_id else {}
@@ -72,11 +79,13 @@ def new_page(browser, stack):
         )
         context.set_default_timeout(15_000)
         context.add_init_script(SWAP_WATCH)
+        context.on("console", note)
         if cookies:
             context.add_cookies(cookies)
         return context.new_page()
 
-    return make
+    yield make
+    assert not refused, refused
 
 
 @pytest.fixture

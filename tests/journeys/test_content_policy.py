@@ -1,0 +1,55 @@
+"""Journey: the Content-Security-Policy (scripts from our files only) refuses nothing the
+site itself does. Every journey checks that much (tests/journeys/conftest.py); this one walks
+the pages no other journey opens: the language menu, profile, friends, notifications, the API
+docs (Swagger UI) and the admin with a game's hidden cards revealed."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import Permission
+
+from accounts.moderators import make_moderator
+from games import services
+from games.engines import registry
+from tests.journeys.drive import friends_at_a_started_table, in_thread, revision, wait_revision
+
+pytestmark = [pytest.mark.browser]
+
+
+def test_the_sites_pages_run_under_the_policy(make_user, signed_in_page, new_page, stack):
+    users = [make_user(name) for name in ("ria", "sol", "tam")]
+    game = in_thread(lambda: friends_at_a_started_table(users, "cockroach-poker-royal"))
+    page = signed_in_page(users[0])
+    for path in ("/games/", f"/games/{game.pk}/", "/profile/", "/friends/", "/notifications/"):
+        response = page.goto(f"{stack.base}{path}")
+        assert response.status == 200, path
+        assert "script-src 'self'" in response.headers["content-security-policy"]
+    # the socket is allowed: a move elsewhere reaches this page without a reload
+    engine = registry.get(game.engine)
+    (mover,) = engine.waiting_for(game.state).seats
+    watcher = next(s.user for s in game.seats.select_related("user") if s.index != mover)
+    page = signed_in_page(watcher)
+    page.goto(f"{stack.base}/games/{game.pk}/")
+    before = revision(page)
+    player = next(s.user for s in game.seats.select_related("user") if s.index == mover)
+    action = engine.legal_actions(game.state, mover)[0]
+    in_thread(lambda: services.act(player, game.pk, game.version_for(mover), action))
+    wait_revision(page, before + 1)
+
+    page.goto(f"{stack.base}/api/docs")
+    page.wait_for_selector(".swagger-ui .info", timeout=15_000)
+
+    anonymous = new_page()
+    anonymous.goto(f"{stack.base}/")
+    with anonymous.expect_navigation():
+        anonymous.select_option("#language-select", "cs")  # switches at once, by its script
+    assert anonymous.evaluate("document.documentElement.lang") == "cs"
+
+    moderator = make_user("mia")
+    in_thread(lambda: make_moderator(moderator))
+    in_thread(lambda: moderator.user_permissions.add(Permission.objects.get(codename="view_event")))
+    admin = signed_in_page(moderator)
+    for path in ("/admin/", f"/admin/games/game/{game.pk}/change/?reveal=1"):
+        response = admin.goto(f"{stack.base}{path}")
+        assert response.status == 200, path
+    assert "Hidden information" in admin.content()
