@@ -421,7 +421,7 @@ class NotificationAdmin(ReadOnlyAdmin):
     show_full_result_count = False  # a large table: no second COUNT(*) per page
     # A window's notice is not emailed (nor read) once its seat has answered: its email state
     # tells who answered a secret window. Only staff who may read the event log, hidden cards
-    # and all (games.admin.EVENT_PERMISSION; accounts does not import games), see it.
+    # and all (games.admin_reveal.EVENT_PERMISSION; accounts does not import games), see it.
     SECRET_FIELDS = ("read_at", "email", "email_attempts", "email_retry_at", "emailed_at", "push")
 
     def _sees_secrets(self, request: HttpRequest) -> bool:

@@ -12,10 +12,10 @@ import json
 from typing import Any
 
 from django import forms
-from django.contrib import admin, messages
-from django.core.exceptions import PermissionDenied
+from django.contrib import admin
 from django.db.models import QuerySet
 from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.urls import path, reverse
 from django.utils.html import format_html, format_html_join
@@ -23,37 +23,24 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from accounts.models import ModerationLog
 from config.admin_actions import ConfirmedActions
 from config.admin_lookups import DeclaredLookupsOnly
 from games import replays, selectors, services
+from games.admin_reveal import (
+    EVENT_PERMISSION,
+    REVEAL,
+    TO_FULL_LOG,
+    RevealStep,
+    may_reveal,
+    reveal_url,
+    revealed,
+)
 from games.catalog.registry import title as game_title
 from games.engines import registry
 from games.errors import GameError
-from games.models import OPEN_STATUSES, ChatMessage, Event, Game, Invitation, Report, Seat
+from games.models import ChatMessage, Event, Game, Invitation, Report, Seat
 from games.services import chat
 from games.services.sweep import FLAG_AFTER_FAILURES
-
-EVENT_PERMISSION = "games.view_event"
-REVEAL = "reveal"
-NOT_WHILE_PLAYING = _(
-    "You play at this table: its hidden cards stay hidden from you until the game is over."
-)
-
-
-def plays_at(user: Any, game: Game) -> bool:
-    """A seat of ``user`` at a table still to be decided: its hidden cards are not for them."""
-    return game.status in OPEN_STATUSES and any(
-        seat.user_id == user.pk for seat in game.seats.all()
-    )
-
-
-def log_reveal(actor: Any, game: Game) -> None:
-    """Reading every hidden card of a table is a moderation act like any other: logged."""
-    # the action's label says it all (a reason written here stayed English in every language)
-    ModerationLog.objects.create(
-        actor=actor, action=ModerationLog.Action.REVEAL_HIDDEN, game_id=game.pk
-    )
 
 
 class ResolutionForm(forms.Form):
@@ -216,7 +203,7 @@ class StuckFilter(admin.SimpleListFilter):
 
 
 @admin.register(Game)
-class GameAdmin(ReadOnlyModelAdmin):
+class GameAdmin(RevealStep, ReadOnlyModelAdmin):
     list_display = (
         "id",
         "game_name",
@@ -304,14 +291,10 @@ class GameAdmin(ReadOnlyModelAdmin):
         return found, may_have_duplicates
 
     def revealing(self, request: HttpRequest, game: Game | None) -> bool:
-        """Every hidden card shows only when asked for (``?reveal=1``), to staff who may read
-        the event log and do not play at the table while it is still to be decided."""
-        return (
-            game is not None
-            and request.GET.get(REVEAL) == "1"
-            and request.user.has_perm(EVENT_PERMISSION)
-            and not plays_at(request.user, game)
-        )
+        """Every hidden card shows only when asked for (``?reveal=1``) after the reveal step
+        (games/admin_reveal.py), to staff who may read the event log and do not play at the
+        table while it is still to be decided."""
+        return game is not None and request.GET.get(REVEAL) == "1" and revealed(request, game)
 
     def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> Any:
         fieldsets = super().get_fieldsets(request, obj)
@@ -324,8 +307,7 @@ class GameAdmin(ReadOnlyModelAdmin):
         shown = ((name, {**options, "fields": fields}), *rest)
         if (
             obj is not None
-            and request.user.has_perm(EVENT_PERMISSION)
-            and not plays_at(request.user, obj)  # a step that could only be refused: not offered
+            and may_reveal(request, obj)  # a step that could only be refused: not offered
         ):
             shown = (*shown, (_("Hidden information"), {"fields": ("reveal",)}))
         return shown
@@ -347,17 +329,14 @@ class GameAdmin(ReadOnlyModelAdmin):
         form_url: str = "",
         extra_context: dict[str, Any] | None = None,
     ) -> HttpResponse:
-        game = self.get_object(request, object_id)
-        if game is not None and request.GET.get(REVEAL) == "1":
-            if self.revealing(request, game):
-                log_reveal(request.user, game)
-            elif request.user.has_perm(EVENT_PERMISSION):
-                self.message_user(request, NOT_WHILE_PLAYING, messages.ERROR)
+        step = self.asked_to_reveal(request, self.get_object(request, object_id))
+        if step is not None:
+            return step
         return super().change_view(request, object_id, form_url, extra_context)
 
     @admin.display(description=_("every hidden card"))
     def reveal(self, game: Game) -> str:
-        url = reverse("admin:games_game_change", args=[game.pk]) + f"?{REVEAL}=1"
+        url = reveal_url(game.pk)
         return format_html(
             '<a href="{}">{}</a><div class="help">{}</div>',
             url,
@@ -374,6 +353,11 @@ class GameAdmin(ReadOnlyModelAdmin):
         view = self.admin_site.admin_view(self.full_log_view)
         return [
             path("<int:game_id>/full-log/", view, name="games_game_full_log"),
+            path(
+                "<int:game_id>/reveal/",
+                self.admin_site.admin_view(self.reveal_view),
+                name="games_game_reveal",
+            ),
             *super().get_urls(),
         ]
 
@@ -425,13 +409,9 @@ class GameAdmin(ReadOnlyModelAdmin):
         game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
         if game is None or game.state is None:
             raise Http404()
-        if not (
-            self.has_view_permission(request, game) and request.user.has_perm(EVENT_PERMISSION)
-        ):
-            raise PermissionDenied
-        if plays_at(request.user, game):
-            raise PermissionDenied(NOT_WHILE_PLAYING)
-        log_reveal(request.user, game)
+        self.check_may_reveal(request, game)
+        if not revealed(request, game):
+            return redirect(reveal_url(game.pk, TO_FULL_LOG))
         engine = registry.get(game.engine, game.rules_version)
         steps = replays.full_replay(game)
         final = steps[-1]["state"]

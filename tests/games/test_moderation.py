@@ -339,26 +339,55 @@ def _played_once(started) -> tuple[Game, dict]:
 def test_the_event_log_inline_shows_every_hidden_card_to_a_superuser(as_admin, started):
     game, hidden = _played_once(started)
     page = reverse("admin:games_game_change", args=[game.pk])
+    step = reverse("admin:games_game_reveal", args=[game.pk])
+    shown = html.escape(json.dumps(hidden["data"]))
 
     # the game's page keeps them behind an explicit step, which the moderation log records
     plain = as_admin.get(page).content.decode()
-    assert html.escape(json.dumps(hidden["data"])) not in plain and "your_card" not in plain
-    assert f'href="{page}?reveal=1"' in plain
+    assert shown not in plain and "your_card" not in plain
+    assert f'href="{step}"' in plain
+    # a bare link (any page can make a moderator follow one) shows and logs nothing: it
+    # leads to the step, whose own page asks (a web attacker's review)
+    bare = as_admin.get(page, {"reveal": "1"}, HTTP_REFERER="https://evil.example/")
+    assert bare.status_code == 302 and bare["Location"] == step
+    asked = as_admin.get(step).content.decode()
+    assert "The moderation log notes that you looked" in asked and 'method="post"' in asked
     assert not ModerationLog.objects.filter(action="reveal_hidden").exists()
-    response = as_admin.get(page, {"reveal": "1"})
 
-    assert response.status_code == 200
+    done = as_admin.post(step)
+
+    assert done.status_code == 302 and done["Location"] == f"{page}?reveal=1"
     assert ModerationLog.objects.filter(action="reveal_hidden", game_id=game.pk).count() == 1
+    response = as_admin.get(done["Location"])
     body = response.content.decode()
-    assert html.escape(json.dumps(hidden["data"])) in body
+    assert response.status_code == 200
+    assert shown in body
     assert "only seats " + ", ".join(map(str, hidden["to"])) in body
     assert 'name="state"' not in body and 'name="_save"' not in body  # nothing is editable
 
     full = as_admin.get(reverse("admin:games_game_full_log", args=[game.pk]))
     assert full.status_code == 200
     assert "The log replays to the stored state." in full.content.decode()
-    assert html.escape(json.dumps(hidden["data"])) in full.content.decode()
-    assert ModerationLog.objects.filter(action="reveal_hidden", game_id=game.pk).count() == 2
+    assert shown in full.content.decode()
+    # one look, one row: the step covers the game's page and its full log for a while
+    assert ModerationLog.objects.filter(action="reveal_hidden", game_id=game.pk).count() == 1
+
+
+def test_the_full_log_asks_for_the_step_first_and_the_step_needs_its_token(as_admin, started):
+    game, hidden = _played_once(started)
+    full_log = reverse("admin:games_game_full_log", args=[game.pk])
+    step = reverse("admin:games_game_reveal", args=[game.pk])
+
+    asked = as_admin.get(full_log)
+
+    assert asked.status_code == 302 and asked["Location"] == f"{step}?to=full"
+    forged = Client(enforce_csrf_checks=True)
+    forged.cookies = as_admin.cookies
+    assert forged.post(step).status_code == 403  # a form from elsewhere
+    assert not ModerationLog.objects.filter(action="reveal_hidden").exists()
+    done = as_admin.post(f"{step}?to=full")
+    assert done["Location"] == full_log
+    assert html.escape(json.dumps(hidden["data"])) in as_admin.get(full_log).content.decode()
 
 
 def test_staff_playing_at_a_table_cannot_reveal_its_hidden_cards_until_it_ends(admin_user, trio):
@@ -383,7 +412,11 @@ def test_staff_playing_at_a_table_cannot_reveal_its_hidden_cards_until_it_ends(a
     assert response.status_code == 200
     assert "its hidden cards stay hidden from you until the game is over" in body
     assert "Show the full state" not in body and "your_card" not in body
-    assert "?reveal=1" not in client.get(page).content.decode()  # not offered, only refused
+    step = reverse("admin:games_game_reveal", args=[game.pk])
+    assert step not in client.get(page).content.decode()  # not offered, only refused
+    for refused in (client.get(step), client.post(step)):
+        assert refused.status_code == 403  # the site's page, saying why
+        assert "its hidden cards stay hidden from you" in refused.content.decode()
     full_log = reverse("admin:games_game_full_log", args=[game.pk])
     refused = client.get(full_log)
     assert refused.status_code == 403  # the site's page, saying why (it was a bare "403")
@@ -391,6 +424,7 @@ def test_staff_playing_at_a_table_cannot_reveal_its_hidden_cards_until_it_ends(a
     assert not ModerationLog.objects.filter(action="reveal_hidden").exists()
 
     services.game_abort(admin_user, game.pk, "test over")
+    assert client.post(step).status_code == 302
     assert "Show the full state" in client.get(page, {"reveal": "1"}).content.decode()
     assert client.get(full_log).status_code == 200
 
