@@ -214,10 +214,13 @@ class Consumer(AsyncJsonWebsocketConsumer):
             raise ValueError(f"No handler for message type {message['type']}")
         await handler(message)
 
-    async def _rejoin_if_due(self) -> None:
+    async def _rejoin_if_due(self, missed: bool = False) -> None:
         """channels-redis forgets group members after 24 h (group_expiry): a socket open for
-        days re-joins its groups every REJOIN_SECONDS, on its page's beat."""
-        if time.monotonic() - self.joined > REJOIN_SECONDS:
+        days re-joins its groups every REJOIN_SECONDS, on its page's beat. And at once when
+        its beat finds a change no ping announced (``missed``): Redis restarted and lost the
+        groups, and every open table would otherwise hear moves only by its beat, up to 20 s
+        late, for an hour (a play-through review saw it after its Redis was emptied)."""
+        if missed or time.monotonic() - self.joined > REJOIN_SECONDS:
             await self.channel_layer.group_add(self.group, self.channel_name)
             for group in self._signed_in_groups():
                 await self.channel_layer.group_add(group, self.channel_name)
@@ -385,8 +388,10 @@ class GameConsumer(Consumer):
         await self.send_json({"type": "chat"})
 
     async def _heartbeat(self) -> None:
-        await self._rejoin_if_due()
         revision, present = await database_sync_to_async(_beat)(self.game_id, self.user)
+        held = self.revision
+        # a ping on its way may lose this race: a needless re-join, nothing worse
+        await self._rejoin_if_due(missed=None not in (revision, held) and revision > held)
         # no server time here: a beat's answer must be identical while nothing this seat can
         # observe changed (tests/games/test_observations.py); state frames carry the time
         await self.send_json({"type": "heartbeat", "revision": revision, "present": present})
@@ -538,5 +543,7 @@ class UserConsumer(Consumer):
         content = await _parse_frame(self, text_data)
         if not isinstance(content, dict) or content.get("type") != "heartbeat":
             return
-        await self._rejoin_if_due()
-        await self._send_stamp(await database_sync_to_async(_stamp)(self.user), always=True)
+        stamp = await database_sync_to_async(_stamp)(self.user)
+        # the lists changed and no ping said so: the group is lost (see _rejoin_if_due)
+        await self._rejoin_if_due(missed=None not in (stamp, self.stamp) and stamp != self.stamp)
+        await self._send_stamp(stamp, always=True)

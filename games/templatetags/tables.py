@@ -517,11 +517,17 @@ def move_hint(kind: Any, view: Any, players: Any, slug: Any = "") -> str:
 
 @register.simple_tag
 def history_entries(
-    log: Any, players: Sequence[str], extra: Any = None, limit: int = 40, slug: str = ""
+    log: Any,
+    players: Sequence[str],
+    extra: Any = None,
+    limit: int = 40,
+    slug: str = "",
+    minor: bool = True,
 ) -> list[dict[str, Any]]:
     """The viewer's log, newest first: ``[{"seq", "created", "lines": [{"text", "secret"}]}]``;
     entries with nothing the viewer may see are left out. ``extra``: entries that are not
-    engine events (the table's switches to the Live pace and back), merged in by time."""
+    engine events (the table's switches to the Live pace and back), merged in by time.
+    ``minor=False``: the passing lines too (a draw, a turn's start), and entries of nothing else."""
     entries: list[dict[str, Any]] = []
     for entry in reversed(list(log or [])):
         events: Iterable[dict[str, Any]] = entry.get("events") or []
@@ -532,6 +538,7 @@ def history_entries(
                 "minor": history.is_minor(slug, e),
             }
             for e in events
+            if minor or not history.is_minor(slug, e)
         ]
         if not lines:
             continue

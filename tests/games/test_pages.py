@@ -320,8 +320,13 @@ def test_a_caught_cheat_no_longer_asks_the_new_guard_to_accuse(started, named):
     game.refresh_from_db()
     assert game.state["guard"] == cheater  # caught: the cheater guards now
     for seat, user in users.items():
-        board = text_of(board_area(page_for(user, game)[0]))
+        html = page_for(user, game)[0]
+        # "Just now" above the board quotes the History's newest lines, the fidget among them
+        # (what happened, in its order): the board itself asks nothing and warns of nothing
+        latest = html.split('class="latest"', 1)[1].split("</section>", 1)[0]
+        board = text_of(board_area(html).replace(latest, ""))
         assert fidgeting not in board and asked not in board, (seat, board)
+        assert "caught" in text_of(latest), "the catch leads the last moves"
 
 
 def test_a_cockroach_chain_reads_right_to_left_in_persian(started, named):

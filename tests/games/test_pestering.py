@@ -85,3 +85,13 @@ def test_a_cancelled_table_mails_those_who_sat_down_not_those_only_invited(trio)
     }
     assert told == {"bob": Notification.Email.PENDING, "carol": Notification.Email.NONE}
     assert User.objects.get(pk=carol.pk).notifications.filter(read_at__isnull=True).count() == 1
+
+
+def test_quick_games_with_the_same_friends_are_not_limited(trio):
+    """Only tables that never started count: a Live evening of rematches is play."""
+    alice, _bob, carol = trio
+    for _round in range(tables.INVITATIONS_PER_HOUR_TO_ONE + 2):
+        game = _invite_carol(alice)
+        services.game_join(carol, game.pk)
+        services.game_start(alice, game.pk)
+    assert _notices(carol, Notification.Kind.INVITATION) == tables.INVITATIONS_PER_HOUR_TO_ONE + 2
