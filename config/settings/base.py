@@ -133,6 +133,11 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql" and env_boo
         "max_size": int(os.environ.get("DB_POOL_MAX_SIZE", "20")),
         "timeout": float(os.environ.get("DB_POOL_TIMEOUT", "10")),
     }
+    # Django then gives the pool psycopg's check: a pooled connection the server closed (a
+    # restart, a failover, pg_terminate_backend, an idle timeout) is found at checkout and
+    # replaced, instead of failing the next request that draws it with a 503 — possibly
+    # hours later on a quiet site. One empty query at checkout, outside Django's cursors.
+    DATABASES["default"]["CONN_HEALTH_CHECKS"] = env_bool("DB_POOL_CHECK", True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # No request may hold a connection (or a game's row lock) for long: a stuck statement is
     # cancelled and answered 503 (config.guard) instead of starving everyone else.
