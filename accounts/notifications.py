@@ -10,6 +10,7 @@ Texts carry names and game titles only: never a card.
 
 from __future__ import annotations
 
+import contextlib
 import functools
 import logging
 from collections.abc import Callable, Iterable
@@ -287,25 +288,35 @@ def mark_present(game_id: int, user_id: int) -> bool:
     """True when the player just arrived (was not present): the table then tells the others."""
     mark_online(user_id)
     key = _presence_key(game_id, user_id)
-    if cache.add(key, True, PRESENCE_SECONDS):
-        return True
-    cache.set(key, True, PRESENCE_SECONDS)
+    try:
+        if cache.add(key, True, PRESENCE_SECONDS):
+            return True
+        cache.set(key, True, PRESENCE_SECONDS)
+    except Exception:  # the cache is down: presence is a nicety, the table still opens
+        log.warning("presence not recorded: the cache is unavailable")
     return False
 
 
 def is_present(game_id: int, user_id: int) -> bool:
-    return bool(cache.get(_presence_key(game_id, user_id)))
+    try:
+        return bool(cache.get(_presence_key(game_id, user_id)))
+    except Exception:  # the cache is down: nobody counts as present
+        return False
 
 
 def present_users(game_id: int, user_ids: list[int]) -> set[int]:
     """Which of these players are at the table now (one cache round trip)."""
-    found = cache.get_many([_presence_key(game_id, uid) for uid in user_ids])
+    try:
+        found = cache.get_many([_presence_key(game_id, uid) for uid in user_ids])
+    except Exception:  # the cache is down: the page opens, showing nobody present
+        return set()
     return {uid for uid in user_ids if found.get(_presence_key(game_id, uid))}
 
 
 def mark_online(user_id: int) -> None:
     """Any open page's socket beats for its player: the friends page shows them online."""
-    cache.set(online_key(user_id), True, PRESENCE_SECONDS)
+    with contextlib.suppress(Exception):  # the cache is down: nobody is shown online
+        cache.set(online_key(user_id), True, PRESENCE_SECONDS)
 
 
 # --- the email decision --------------------------------------------------------------------
