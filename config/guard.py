@@ -141,6 +141,10 @@ class RequestGuardMiddleware:
             if entry is not None:
                 request.token_cache_entry = (token, counters[3])  # type: ignore[attr-defined]
             return self._counted(request, counters, caps)
+        if redis_client() is not None:
+            # Redis just failed: the cache is the same Redis, so asking it again for each
+            # counter would only wait out its timeout once more per key. Serve unlimited.
+            return self._served(request)
         for key, limit in windows:
             wait = _window_exceeded(key, limit)
             if wait:
@@ -156,6 +160,12 @@ class RequestGuardMiddleware:
         if is_api(request):
             # API answers carry one seat's view (or say that a table exists): never cached
             # by a browser or a proxy, never shown to the next user of a shared machine.
+            response["Cache-Control"] = "no-store"
+        return response
+
+    def _served(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if is_api(request):
             response["Cache-Control"] = "no-store"
         return response
 

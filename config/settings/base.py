@@ -158,7 +158,19 @@ AUTH_USER_MODEL = "accounts.User"
 # --- Redis: cache, channel layer, Celery broker ----------------------------------------
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "config.cache.SharedClientRedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {
+        "default": {
+            "BACKEND": "config.cache.SharedClientRedisCache",
+            "LOCATION": REDIS_URL,
+            # A Redis that stops answering (a partition, a stalled host) costs a request at most
+            # this per cache call, not redis-py's default wait: every page and API call reads
+            # the cache several times (rate limits, the token, presence).
+            "OPTIONS": {
+                "socket_timeout": float(os.environ.get("CACHE_SOCKET_TIMEOUT", "0.5")),
+                "socket_connect_timeout": float(os.environ.get("CACHE_SOCKET_TIMEOUT", "0.5")),
+            },
+        }
+    }
     CHANNEL_LAYERS = {
         "default": {
             "BACKEND": "channels_redis.core.RedisChannelLayer",
