@@ -166,8 +166,8 @@ if REDIS_URL:
             # this per cache call, not redis-py's default wait: every page and API call reads
             # the cache several times (rate limits, the token, presence).
             "OPTIONS": {
-                "socket_timeout": float(os.environ.get("CACHE_SOCKET_TIMEOUT", "0.5")),
-                "socket_connect_timeout": float(os.environ.get("CACHE_SOCKET_TIMEOUT", "0.5")),
+                "socket_timeout": float(os.environ.get("CACHE_SOCKET_TIMEOUT", "1.0")),
+                "socket_connect_timeout": float(os.environ.get("CACHE_SOCKET_TIMEOUT", "1.0")),
             },
         }
     }
