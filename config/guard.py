@@ -334,6 +334,15 @@ def database_unavailable(exc: BaseException | None) -> bool:
     return isinstance(exc, PoolTimeout | OperationalError)
 
 
+def cache_unavailable(exc: BaseException | None) -> bool:
+    """Redis is down or hung: what still needs it (allauth's sign-in limits) may succeed
+    later, as after a busy database (an outage review saw sign-in answer 500)."""
+    from redis.exceptions import ConnectionError as RedisDown
+    from redis.exceptions import TimeoutError as RedisHung
+
+    return isinstance(exc, RedisDown | RedisHung)
+
+
 def busy_response(request: HttpRequest) -> HttpResponse:
     return error_response(
         request, 503, "busy", "The site is busy. Try again in a moment.", BUSY_RETRY_AFTER
@@ -343,7 +352,7 @@ def busy_response(request: HttpRequest) -> HttpResponse:
 def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
     """handler500: called inside Django's except block, so the exception is still at hand."""
     exc = sys.exc_info()[1]
-    if database_unavailable(exc):
+    if database_unavailable(exc) or cache_unavailable(exc):
         return busy_response(request)
     if is_api(request):
         return error_response(request, 500, "server_error", "Something went wrong on our side.")

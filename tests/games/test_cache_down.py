@@ -56,3 +56,14 @@ def test_a_player_opens_the_table_and_moves_with_redis_down(started, redis_down)
     assert Event.objects.filter(game=game, key="k1").count() == 1
     assert Game.objects.get(pk=game.pk).version > game.version
     assert time.monotonic() - started_at < 10, "no wait on the dead Redis per counter"
+
+
+def test_signing_in_with_redis_down_says_try_again_shortly(alice, redis_down):
+    """allauth's sign-in limit needs the cache: a 500 "Something went wrong" before."""
+    client = Client(raise_request_exception=False)
+
+    answer = client.post("/accounts/login/", {"login": "alice", "password": "a-long-test-password"})
+
+    assert answer.status_code == 503
+    assert answer["Retry-After"]
+    assert "Try again in a moment" in answer.content.decode()
