@@ -321,6 +321,14 @@
             return null;
           });
         }
+        // the proxy's answer while the server restarts or hangs (502, 503, 504): the page
+        // stays, says so and shows the table as it is (it left for a bare "Bad Gateway")
+        if (r.status >= 502 && r.status <= 504) {
+          refused(form, root.dataset.lUnreachable);
+          if (talk && !talk.value) talk.value = typed;
+          refresh();
+          return null;
+        }
         var path = new URL(r.url).pathname;
         if (path === root.dataset.login) {
           // Signed out meanwhile: the browser posts the move itself, so that the server keeps
