@@ -123,6 +123,12 @@ def bdi_names(seats: Any, players: Sequence[str]) -> SafeString:
 
 
 @register.filter
+def without(seats: Any, seat: Any) -> list[Any]:
+    """The seats but ``seat`` (the viewer's own, said otherwise)."""
+    return [s for s in seats or [] if s != seat]
+
+
+@register.filter
 def at(items: Any, index: Any) -> Any:
     """``items[index]`` or None."""
     try:

@@ -1,0 +1,51 @@
+"""The status line of a window (play-through review): it said "Everyone may answer" also of a
+slap, which is owed, and listed the reader among the others. Now the asked player reads
+"Your answer is wanted · Also asked: Bob", the others "Asked to answer: Alice and Bob"
+(in a secret window, who has answered already is not said). The rules open in a new tab:
+at a Live table they took the player off the table and its clock."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from django.test import Client
+
+from games.models import Game
+from tests.games.helpers import seat_users, to_the_show_of_hands
+
+pytestmark = pytest.mark.django_db
+
+
+def _status(user, game: Game) -> str:
+    client = Client()
+    client.force_login(user)
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    status = page.split('id="status">', 1)[1].split("</p>", 1)[0]
+    return " ".join(re.sub(r"<[^>]+>", " ", status).split())
+
+
+def test_the_window_says_who_else_is_asked_and_not_that_anyone_may(started):
+    game = started("imperador")
+    waiting = to_the_show_of_hands(game)
+    game.refresh_from_db()
+    users = seat_users(game)
+    first, second = waiting.seats[:2]
+    (unasked,) = [i for i in range(3) if i not in waiting.seats]
+
+    mine = _status(users[first], game)
+    theirs = _status(users[unasked], game)
+
+    assert "Your answer is wanted" in mine
+    assert f"Also asked: {users[second].name}" in mine and users[first].name not in mine
+    assert f"Asked to answer: {users[first].name} and {users[second].name}" in theirs
+    assert "may answer" not in mine + theirs
+
+
+def test_the_rules_open_beside_the_table(started):
+    game = started("mogel-motte")
+    client = Client()
+    client.force_login(seat_users(game)[0])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    link = page.split('class="rules-link"', 1)[1].split(">", 1)[0]
+    assert 'target="_blank"' in link and 'rel="noopener"' in link
