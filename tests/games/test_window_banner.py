@@ -49,3 +49,31 @@ def test_the_rules_open_beside_the_table(started):
     page = client.get(f"/games/{game.pk}/").content.decode()
     link = page.split('class="rules-link"', 1)[1].split(">", 1)[0]
     assert 'target="_blank"' in link and 'rel="noopener"' in link
+
+
+def _emperor_giving_back_a_value_held_twice(state: dict) -> bool:
+    giving = state["turn"]["giving"]
+    if state["phase"] != "give" or giving is None:
+        return False
+    value = state["cards"][giving["not"]][1]
+    hand = state["hands"][state["emperor"]]
+    return sum(1 for c in hand if state["cards"][c] == ["number", value]) > 1
+
+
+def test_the_emperors_give_says_which_copy_may_not_go(started):
+    """ "Give a card of your choice (not the one you just received)" beside a "2" button read
+    as forbidding the 2 the emperor already held (play-through review)."""
+    from tests.games.helpers import engine_state_where
+
+    game = started("imperador")
+    state = engine_state_where("imperador", 3, _emperor_giving_back_a_value_held_twice)
+    Game.objects.filter(pk=game.pk).update(state=state)
+    game.refresh_from_db()
+    value = state["cards"][state["turn"]["giving"]["not"]][1]
+    client = Client()
+    client.force_login(seat_users(game)[state["emperor"]])
+
+    page = client.get(f"/games/{game.pk}/").content.decode()
+
+    assert f"any but the {value} you just received (your other {value} may go)" in page
+    assert "not the one you just received" not in page

@@ -46,7 +46,10 @@ class Imperador(Presentation):
             "Raise a hand: “I hold no card in that band” — or keep it down. Lying is allowed."
         ),
         "announce": gettext_lazy("Announce a band of two values."),
-        "pick": gettext_lazy("Pick a player whose hand is down."),
+        "pick": gettext_lazy(
+            "Pick a player whose hand is down: you take a random card from them, then give "
+            "them a card of your choice."
+        ),
         "take": gettext_lazy("Take a card from the caught liar."),
         "reveal": gettext_lazy("Turn over an object."),
         "lay": gettext_lazy("Choose the pair to lay on the object."),
@@ -61,10 +64,28 @@ class Imperador(Presentation):
     def hint(
         self, kind: str, view: Mapping[str, Any] | None = None, players: Sequence[str] = ()
     ) -> str:
-        taking_from = ((view or {}).get("turn") or {}).get("taking_from")
+        turn = (view or {}).get("turn") or {}
+        taking_from = turn.get("taking_from")
         if kind == "take" and is_seat(taking_from) and taking_from < len(players):
             # a public fact (the emperor named the liar aloud), said where the move is made
             return _("Take a card from %(name)s, caught lying.") % {"name": players[taking_from]}
+        received = (turn.get("received") or {}).get("value")
+        if kind == "give" and is_seat(received):
+            # "not the one you just received" beside a "2" button read as forbidding the 2
+            # already held (play-through review): the card is said by its value
+            held = sum(
+                1
+                for card in (view or {}).get("hand") or []
+                if card.get("kind") == NUMBER and card.get("value") == received
+            )
+            if held > 1:
+                return _(
+                    "Give a card of your choice: any but the %(value)s you just received "
+                    "(your other %(value)s may go)."
+                ) % {"value": received}
+            return _("Give a card of your choice: any but the %(value)s you just received.") % {
+                "value": received
+            }
         return super().hint(kind, view, players)
 
     def card_name(self, card: Any) -> str:
