@@ -341,6 +341,8 @@ LANGUAGES = [
     ("pt", _("Portuguese")),
     ("fr", _("French")),
 ]
+# manage.py seed_demo / seed_demo_games: players with the README's public password (off in production)
+DEMO_DATA_ALLOWED = env_bool("DEMO_DATA_ALLOWED", True)
 # locale/: our strings; locale_overrides/: our wording of packages' strings (allauth, Django)
 LOCALE_PATHS = [BASE_DIR / "locale", BASE_DIR / "locale_overrides"]
 USE_I18N = True

@@ -7,6 +7,8 @@ from config.settings.base import REDIS_URL, SITE_URL, VAR_DIR, env_bool
 
 DEBUG = False
 BENCH_ENDPOINTS = False
+DEMO_DATA_ALLOWED = False  # the demo players' password is public (README)
+LANGUAGE_COOKIE_SECURE = True  # as the session's and CSRF's cookies (a deploy review)
 ADMIN_REQUIRE_MFA = True  # a superuser reaches the admin only with TOTP set up (accounts.admin_login)  # the bench's token-less write endpoint never exists in production
 SECRET_KEY = os.environ["SECRET_KEY"]
 if not REDIS_URL:

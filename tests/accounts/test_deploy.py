@@ -113,3 +113,16 @@ def test_every_procfile_process_runs_production_settings_unless_told_otherwise()
             check=True,
         )
         assert chosen.stdout.strip() == "site.settings", name
+
+
+def test_production_makes_no_demo_data_and_keeps_the_language_cookie_secure():
+    code = (
+        "from django.conf import settings;"
+        "print(settings.DEMO_DATA_ALLOWED, settings.LANGUAGE_COOKIE_SECURE)"
+    )
+    hosts = {"ALLOWED_HOSTS": "fibbers.example", "SITE_URL": "https://fibbers.example"}
+    assert _production(code, **hosts).stdout.split() == ["False", "True"]
+    refused = _production(
+        "from django.core.management import call_command; call_command('seed_demo')", **hosts
+    )
+    assert refused.returncode != 0 and "public password" in refused.stderr

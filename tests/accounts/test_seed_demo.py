@@ -9,6 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.management.commands.seed_demo import DEMO_MODERATOR, DEMO_PASSWORD
+from accounts.models import User
 
 pytestmark = pytest.mark.django_db
 
@@ -57,3 +58,15 @@ def test_the_moderator_command_gives_and_takes_the_role(make_user):
     call_command("moderator", "helper", "--remove")
     player.refresh_from_db()
     assert not player.is_staff and not player.groups.exists()
+
+
+def test_demo_data_is_refused_where_it_is_not_allowed(settings):
+    """The demo's password is public: a deploy review ran seed_demo under the production
+    settings and got players and a moderator anyone could sign in as."""
+    from django.core.management.base import CommandError
+
+    settings.DEMO_DATA_ALLOWED = False
+    for command in ("seed_demo", "seed_demo_games"):
+        with pytest.raises(CommandError, match="public password"):
+            call_command(command)
+    assert not User.objects.exists()

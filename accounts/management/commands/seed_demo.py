@@ -4,7 +4,8 @@ moderator, mod, who signs in to /admin/; safe to rerun."""
 from __future__ import annotations
 
 from allauth.account.models import EmailAddress
-from django.core.management.base import BaseCommand
+from django.conf import settings
+from django.core.management.base import BaseCommand, CommandError
 
 from accounts.models import User
 from accounts.moderators import make_moderator
@@ -19,10 +20,20 @@ DEMO_USERS = [
 ]
 
 
+def refuse_on_a_real_site() -> None:
+    """The demo's password is printed in the README: its players and moderator must never be
+    made on a site people use (a deploy review ran it under the production settings)."""
+    if not settings.DEMO_DATA_ALLOWED:
+        raise CommandError(
+            "Demo data has a public password: not made with these settings (DEMO_DATA_ALLOWED)."
+        )
+
+
 class Command(BaseCommand):
     help = "Create demo players (alice, bob, carol) who are already friends."
 
     def handle(self, *args: object, **options: object) -> None:
+        refuse_on_a_real_site()
         users = []
         for username, display, colour in DEMO_USERS:
             email = f"{username}@example.com"

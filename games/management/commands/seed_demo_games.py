@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from django.core.management.base import BaseCommand
 
+from accounts.management.commands.seed_demo import refuse_on_a_real_site
 from accounts.models import User
 from games import services
 from games.engines import registry
@@ -15,6 +16,7 @@ class Command(BaseCommand):
     help = "Create demo tables against bots for the demo players (safe to rerun)."
 
     def handle(self, *args: object, **options: object) -> None:
+        refuse_on_a_real_site()  # real players may be called alice, bob and carol
         players = list(
             User.objects.filter(username__in=["alice", "bob", "carol"]).order_by("username")
         )
