@@ -32,6 +32,7 @@ from django.db import OperationalError
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, UnreadablePostError
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
+from django.utils import translation
 from django.views import defaults
 from psycopg_pool import PoolTimeout
 
@@ -55,8 +56,12 @@ def is_api(request: HttpRequest) -> bool:
 def error_response(
     request: HttpRequest, status: int, code: str, message: str, retry_after: int | None = None
 ) -> HttpResponse:
-    """An API client gets the API's ``Error`` body; a browser gets one plain line."""
+    """An API client gets the API's ``Error`` body; a browser gets one plain line. Either in
+    the reader's language (the API promises it): the guard answers before the session and
+    the locale are read, so from the language cookie and Accept-Language."""
     response: HttpResponse
+    with translation.override(translation.get_language_from_request(request)):
+        message = translation.gettext(message)
     if is_api(request):
         response = JsonResponse({"error": message, "code": code}, status=status)
     else:

@@ -171,3 +171,18 @@ def test_a_token_revoked_or_its_player_banned_is_refused_through_the_guards_read
     user_ban(admin_user, bob, "spam")
     refused = bobs.get(f"/api/games/{game.pk}")
     assert (refused.status_code, refused.json()["code"]) == (403, "account_suspended")
+
+
+def test_the_guards_answers_speak_the_readers_language(client):
+    """The API promises "the error in your language"; the guard's own answers (it reads the
+    request before the session and the locale) were English (an outage review)."""
+    refused = client.post(
+        "/api/games", data="[not json", content_type="application/json", HTTP_ACCEPT_LANGUAGE="fr"
+    )
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "Envoyez un objet JSON."
+    client.cookies["django_language"] = "cs"
+    assert (
+        client.post("/api/games", data="[not json", content_type="application/json").json()["error"]
+        == "Pošlete objekt JSON."
+    )
