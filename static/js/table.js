@@ -20,6 +20,7 @@
   // then costs seconds, not a whole beat, in the moments when seconds decide.
   var BEAT_MS = 20000, WINDOW_BEAT_MS = 5000, lastBeat = 0;
   var LONG_SLEEP_MS = 30000;
+  var OFFLINE_AFTER_MS = 4000; // a reload or a restart reconnects within it, unsaid
   var L = { yourTurn: root.dataset.lYourTurn, left: root.dataset.lLeft, changed: root.dataset.lChanged, hurry: root.dataset.lHurry };
   var HURRY_MS = 10000, hurried = ""; // the deadline already said to be near
   var offset = parseInt(root.dataset.now, 10) - Date.now(); // server clock minus ours
@@ -370,6 +371,7 @@
     socket = new WebSocket(url);
     socket.onopen = function () {
       delay = 1000;
+      connected(true);
       send({ type: "hello", revision: revision }); // what we hold: the server sends anything newer
       lastBeat = Date.now();
       beat = setInterval(function () {
@@ -390,9 +392,23 @@
       clearInterval(beat);
       socket = null;
       if (event.code === 4404 || event.code === 4401) return; // gone, or signed out
+      connected(false);
       retry = setTimeout(connect, delay + Math.random() * delay / 2);
       delay = Math.min(delay * 2, 30000);
     };
+  }
+  // Away from the server for more than a moment: the page says so (it showed the last state
+  // with a running clock, as if nothing moved: an outage review); back, it catches up.
+  var offlineNote = document.getElementById("connection-note"), offlineTimer = null;
+  function connected(yes) {
+    if (!offlineNote) return;
+    clearTimeout(offlineTimer);
+    if (yes) {
+      if (!offlineNote.hidden) refresh();
+      offlineNote.hidden = true;
+    } else if (offlineNote.hidden) {
+      offlineTimer = setTimeout(function () { offlineNote.hidden = false; }, OFFLINE_AFTER_MS);
+    }
   }
   // Table talk changed: fetch the talk this reader may see and merge its lines into the list
   // (a log region: only the lines added are read out). The form is left alone, so a player
