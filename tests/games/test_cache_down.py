@@ -67,3 +67,20 @@ def test_signing_in_with_redis_down_says_try_again_shortly(alice, redis_down):
     assert answer.status_code == 503
     assert answer["Retry-After"]
     assert "Try again in a moment" in answer.content.decode()
+
+
+def test_redis_down_logs_a_line_a_request_and_its_traceback_once_a_minute(
+    started, redis_down, caplog, monkeypatch
+):
+    """Every request logged three tracebacks during an outage (outage review)."""
+    monkeypatch.setattr(guard, "_last_trace", {})
+    client = Client()
+    client.force_login(seat_users(started("imperador"))[0])
+
+    with caplog.at_level("WARNING", logger="config.guard"):
+        for _request in range(3):
+            assert client.get("/games/").status_code == 200
+
+    said = [r for r in caplog.records if r.name == "config.guard"]
+    assert len(said) == 3, [r.getMessage() for r in said]
+    assert [bool(r.exc_info) for r in said] == [True, False, False]
