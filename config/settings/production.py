@@ -6,10 +6,11 @@ from config.settings.base import *  # noqa: F403
 from config.settings.base import REDIS_URL, SITE_URL, VAR_DIR, env_bool
 
 DEBUG = False
-BENCH_ENDPOINTS = False
+BENCH_ENDPOINTS = False  # the bench's token-less write endpoint never exists in production
 DEMO_DATA_ALLOWED = False  # the demo players' password is public (README)
 LANGUAGE_COOKIE_SECURE = True  # as the session's and CSRF's cookies (a deploy review)
-ADMIN_REQUIRE_MFA = True  # a superuser reaches the admin only with TOTP set up (accounts.admin_login)  # the bench's token-less write endpoint never exists in production
+# a superuser reaches the admin only with TOTP set up (accounts.admin_login)
+ADMIN_REQUIRE_MFA = True
 SECRET_KEY = os.environ["SECRET_KEY"]
 if not REDIS_URL:
     raise RuntimeError("production needs REDIS_URL (cache, channel layer, Celery broker)")
@@ -31,8 +32,10 @@ SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 SECURE_HSTS_SECONDS = int(os.environ.get("SECURE_HSTS_SECONDS", "31536000"))
-SECURE_HSTS_INCLUDE_SUBDOMAINS = True
-SECURE_HSTS_PRELOAD = True
+# both bind every subdomain to HTTPS for a year: a site whose domain has others not (yet)
+# on HTTPS turns them off (a deploy review)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", True)
+SECURE_HSTS_PRELOAD = env_bool("SECURE_HSTS_PRELOAD", True)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 X_FRAME_OPTIONS = "DENY"
 STORAGES = {
