@@ -77,3 +77,14 @@ def test_the_emperors_give_says_which_copy_may_not_go(started):
 
     assert f"any but the {value} you just received (your other {value} may go)" in page
     assert "not the one you just received" not in page
+
+
+def test_the_sound_switch_sits_at_the_top_beside_the_rules(started):
+    """At the page's foot, below the players, nobody found it before a window passed in
+    silence (play-through review)."""
+    game = started("mogel-motte")
+    client = Client()
+    client.force_login(seat_users(game)[0])
+    page = client.get(f"/games/{game.pk}/").content.decode()
+    toolbar = page.split('class="toolbar"', 1)[1].split('id="live-root"', 1)[0]
+    assert 'id="sound-toggle"' in toolbar and 'class="rules-link"' in toolbar
