@@ -352,6 +352,7 @@ def test_the_event_log_inline_shows_every_hidden_card_to_a_superuser(as_admin, s
     assert bare.status_code == 302 and bare["Location"] == step
     asked = as_admin.get(step).content.decode()
     assert "The moderation log notes that you looked" in asked and 'method="post"' in asked
+    assert f'<a href="{page}">' in asked  # the trail back to the game's page
     assert not ModerationLog.objects.filter(action="reveal_hidden").exists()
 
     done = as_admin.post(step)

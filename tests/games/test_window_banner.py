@@ -17,10 +17,14 @@ from tests.games.helpers import seat_users, to_the_show_of_hands
 pytestmark = pytest.mark.django_db
 
 
-def _status(user, game: Game) -> str:
+def _page(user, game: Game) -> str:
     client = Client()
     client.force_login(user)
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    return client.get(f"/games/{game.pk}/").content.decode()
+
+
+def _status(user, game: Game) -> str:
+    page = _page(user, game)
     status = page.split('id="status">', 1)[1].split("</p>", 1)[0]
     return " ".join(re.sub(r"<[^>]+>", " ", status).split())
 
@@ -44,9 +48,7 @@ def test_the_window_says_who_else_is_asked_and_not_that_anyone_may(started):
 
 def test_the_rules_open_beside_the_table(started):
     game = started("mogel-motte")
-    client = Client()
-    client.force_login(seat_users(game)[0])
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = _page(seat_users(game)[0], game)
     link = page.split('class="rules-link"', 1)[1].split(">", 1)[0]
     assert 'target="_blank"' in link and 'rel="noopener"' in link
 
@@ -70,10 +72,8 @@ def test_the_emperors_give_says_which_copy_may_not_go(started):
     Game.objects.filter(pk=game.pk).update(state=state)
     game.refresh_from_db()
     value = state["cards"][state["turn"]["giving"]["not"]][1]
-    client = Client()
-    client.force_login(seat_users(game)[state["emperor"]])
 
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = _page(seat_users(game)[state["emperor"]], game)
 
     assert f"any but the {value} you just received (your other {value} may go)" in page
     assert "not the one you just received" not in page
@@ -83,8 +83,6 @@ def test_the_sound_switch_sits_at_the_top_beside_the_rules(started):
     """At the page's foot, below the players, nobody found it before a window passed in
     silence (play-through review)."""
     game = started("mogel-motte")
-    client = Client()
-    client.force_login(seat_users(game)[0])
-    page = client.get(f"/games/{game.pk}/").content.decode()
+    page = _page(seat_users(game)[0], game)
     toolbar = page.split('class="toolbar"', 1)[1].split('id="live-root"', 1)[0]
     assert 'id="sound-toggle"' in toolbar and 'class="rules-link"' in toolbar

@@ -24,6 +24,7 @@ from django.db import connection
 
 from accounts.services import friendship_create
 from games import services
+from games.engines import registry
 from games.models import Game
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -98,6 +99,19 @@ def friends_at_a_started_table(users: list[Any], engine: str, seed: int | None =
         with mock.patch("games.services.tables.secrets.randbits", return_value=seed):
             services.game_start(users[0], game.pk)
     return Game.objects.get(pk=game.pk)
+
+
+def waiting_seat_at_a_started_table(
+    make_user: Callable[[str], Any], names: Iterable[str], engine: str
+) -> tuple[Game, Any, int, dict[int, Any]]:
+    """Friends called ``names`` at a started table of ``engine`` (see
+    friends_at_a_started_table): the game, its engine, the seat it waits on, the users by seat."""
+    users = [make_user(name) for name in names]
+    game = in_thread(lambda: friends_at_a_started_table(users, engine))
+    rules = registry.get(game.engine)
+    (seat,) = rules.waiting_for(game.state).seats
+    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
+    return game, rules, seat, by_seat
 
 
 def in_thread(call: Callable[[], T]) -> T:

@@ -10,30 +10,31 @@ from django.contrib.auth.models import Permission
 
 from accounts.moderators import make_moderator
 from games import services
-from games.engines import registry
-from tests.journeys.drive import friends_at_a_started_table, in_thread, revision, wait_revision
+from tests.journeys.drive import (
+    in_thread,
+    revision,
+    wait_revision,
+    waiting_seat_at_a_started_table,
+)
 
 pytestmark = [pytest.mark.browser]
 
 
 def test_the_sites_pages_run_under_the_policy(make_user, signed_in_page, new_page, stack):
-    users = [make_user(name) for name in ("ria", "sol", "tam")]
-    game = in_thread(lambda: friends_at_a_started_table(users, "cockroach-poker-royal"))
+    game, engine, mover, users = waiting_seat_at_a_started_table(
+        make_user, ("ria", "sol", "tam"), "cockroach-poker-royal"
+    )
     page = signed_in_page(users[0])
     for path in ("/games/", f"/games/{game.pk}/", "/profile/", "/friends/", "/notifications/"):
         response = page.goto(f"{stack.base}{path}")
         assert response.status == 200, path
         assert "script-src 'self'" in response.headers["content-security-policy"]
     # the socket is allowed: a move elsewhere reaches this page without a reload
-    engine = registry.get(game.engine)
-    (mover,) = engine.waiting_for(game.state).seats
-    watcher = next(s.user for s in game.seats.select_related("user") if s.index != mover)
-    page = signed_in_page(watcher)
+    page = signed_in_page(users[next(i for i in users if i != mover)])
     page.goto(f"{stack.base}/games/{game.pk}/")
     before = revision(page)
-    player = next(s.user for s in game.seats.select_related("user") if s.index == mover)
     action = engine.legal_actions(game.state, mover)[0]
-    in_thread(lambda: services.act(player, game.pk, game.version_for(mover), action))
+    in_thread(lambda: services.act(users[mover], game.pk, game.version_for(mover), action))
     wait_revision(page, before + 1)
 
     page.goto(f"{stack.base}/api/docs")

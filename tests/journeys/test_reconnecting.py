@@ -9,8 +9,12 @@ from __future__ import annotations
 import pytest
 
 from games import services
-from games.engines import registry
-from tests.journeys.drive import friends_at_a_started_table, in_thread, revision, wait_revision
+from tests.journeys.drive import (
+    in_thread,
+    revision,
+    wait_revision,
+    waiting_seat_at_a_started_table,
+)
 
 pytestmark = [pytest.mark.browser]
 
@@ -18,11 +22,9 @@ NOTE = "#connection-note"
 
 
 def test_the_table_says_it_is_reconnecting_and_catches_up_after(make_user, signed_in_page, stack):
-    users = [make_user(name) for name in ("uli", "vera", "wim")]
-    game = in_thread(lambda: friends_at_a_started_table(users, "cockroach-poker-royal"))
-    engine = registry.get(game.engine)
-    (mover,) = engine.waiting_for(game.state).seats
-    seats = {s.index: s.user for s in game.seats.select_related("user")}
+    game, engine, mover, seats = waiting_seat_at_a_started_table(
+        make_user, ("uli", "vera", "wim"), "cockroach-poker-royal"
+    )
     watcher = seats[next(i for i in seats if i != mover)]
     cut = {"on": False}
     open_routes = []

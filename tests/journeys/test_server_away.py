@@ -8,10 +8,9 @@ from __future__ import annotations
 
 import pytest
 
-from games.engines import registry
 from games.models import Event
 from tests.games.worker import wait_for
-from tests.journeys.drive import click_move, friends_at_a_started_table, in_thread
+from tests.journeys.drive import click_move, waiting_seat_at_a_started_table
 
 pytestmark = [pytest.mark.browser]
 
@@ -21,12 +20,10 @@ BAD_GATEWAY = "<html><body><h1>502 Bad Gateway</h1></body></html>"
 def test_a_move_pressed_while_the_server_is_away_keeps_the_page_and_says_so(
     make_user, signed_in_page, stack
 ):
-    users = [make_user(name) for name in ("ola", "per", "quin")]
-    game = in_thread(lambda: friends_at_a_started_table(users, "cockroach-poker-royal"))
-    engine = registry.get(game.engine)
-    (seat,) = engine.waiting_for(game.state).seats
-    player = next(s.user for s in game.seats.select_related("user") if s.index == seat)
-    page = signed_in_page(player)
+    game, engine, seat, users = waiting_seat_at_a_started_table(
+        make_user, ("ola", "per", "quin"), "cockroach-poker-royal"
+    )
+    page = signed_in_page(users[seat])
     page.goto(f"{stack.base}/games/{game.pk}/")
     table = page.url
     action = engine.legal_actions(game.state, seat)[0]

@@ -8,8 +8,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.sessions.models import Session
 
-from games.engines import registry
-from tests.journeys.drive import click_move, friends_at_a_started_table, in_thread
+from tests.journeys.drive import click_move, in_thread, waiting_seat_at_a_started_table
 
 pytestmark = [pytest.mark.browser]
 
@@ -17,12 +16,10 @@ pytestmark = [pytest.mark.browser]
 def test_a_move_pressed_after_the_session_ended_opens_a_sign_in_page_that_says_why(
     make_user, signed_in_page, stack
 ):
-    users = [make_user(name) for name in ("oda", "pim", "quy")]
-    game = in_thread(lambda: friends_at_a_started_table(users, "cockroach-poker-royal"))
-    engine = registry.get(game.engine)
-    (seat,) = engine.waiting_for(game.state).seats
-    player = next(s.user for s in game.seats.select_related("user") if s.index == seat)
-    page = signed_in_page(player)
+    game, engine, seat, users = waiting_seat_at_a_started_table(
+        make_user, ("oda", "pim", "quy"), "cockroach-poker-royal"
+    )
+    page = signed_in_page(users[seat])
     page.goto(f"{stack.base}/games/{game.pk}/")
     action = engine.legal_actions(game.state, seat)[0]
     in_thread(lambda: Session.objects.all().delete())  # signed out elsewhere
