@@ -83,9 +83,10 @@ class User(AbstractUser):
         _("table talk suspended until"), null=True, blank=True
     )
     # accounts.name_keys.name_key of the shown name: "Аӏісе" may not join while "Alice" plays
-    # (a database default too: the processes of the release before insert players without it)
-    name_key = models.CharField(
-        _("name's look-alike key"), max_length=160, blank=True, db_default="", editable=False
+    # (a database default too: the processes of the release before insert players without it;
+    # text: NFKC and the table's pairs make a 150-letter username's key longer)
+    name_key = models.TextField(
+        _("name's look-alike key"), blank=True, db_default="", editable=False
     )
     last_seen_at = models.DateTimeField(_("last seen"), null=True, blank=True)
     # Vacation: while away, turn deadlines wait for the player's return (14 days a year).

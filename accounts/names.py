@@ -64,7 +64,7 @@ def _refuse_lookalikes(name: str, user: User | None, words: dict[str, Any]) -> N
         raise forms.ValidationError(words["invisible"], code="invisible")
     if len({_script(ch) for ch in name} & LOOKALIKE_SCRIPTS) > 1:
         raise forms.ValidationError(words["mixed_scripts"], code="mixed_scripts")
-    if name and name_taken(name_key(name), user):
+    if name and name_taken(name, name_key(name), user):
         raise forms.ValidationError(
             _("Another player already goes by that name, or one that looks the same."),
             code="taken",
@@ -79,6 +79,16 @@ def checked_display_name(raw: str, user: User | None) -> str:
         raise forms.ValidationError(
             _("A display name may not contain control or direction characters."),
             code="bad_characters",
+        )
+    if user is not None and name == user.display_name:
+        return name  # kept as it was: a pair the keys made alike later must not block a save
+    if not name and user is not None and name_taken(user.username, name_key(user.username), user):
+        # the username shows again: another player may go by it meanwhile
+        raise forms.ValidationError(
+            _(
+                "Another player now goes by your username, or a name that looks the same: keep a display name."
+            ),
+            code="username_taken",
         )
     _refuse_lookalikes(name, user, DISPLAY_NAME_WORDS)
     return name

@@ -6,7 +6,8 @@ from accounts.name_keys import name_key
 
 
 def fill_keys(apps, schema_editor):
-    # every player's shown name gets its key (the model's save writes it from now on)
+    # every player's shown name gets its key (the model's save writes it from now on). A
+    # later change of the key's rules (a new confusables table) re-keys in a migration of its own.
     User = apps.get_model("accounts", "User")
     users = list(User.objects.only("pk", "display_name", "username"))
     for user in users:
@@ -24,9 +25,7 @@ class Migration(migrations.Migration):
         migrations.AddField(
             model_name="user",
             name="name_key",
-            field=models.CharField(
-                blank=True, db_default="", editable=False, max_length=160, verbose_name="name's look-alike key"
-            ),
+            field=models.TextField(blank=True, db_default="", editable=False, verbose_name="name's look-alike key"),
         ),
         migrations.AddIndex(
             model_name="user",
