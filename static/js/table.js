@@ -402,12 +402,20 @@
   var offlineNote = document.getElementById("connection-note"), offlineTimer = null;
   function connected(yes) {
     if (!offlineNote) return;
-    clearTimeout(offlineTimer);
     if (yes) {
+      clearTimeout(offlineTimer);
+      offlineTimer = null;
+      root.style.removeProperty("--note-h");
       if (!offlineNote.hidden) refresh();
       offlineNote.hidden = true;
-    } else if (offlineNote.hidden) {
-      offlineTimer = setTimeout(function () { offlineNote.hidden = false; }, OFFLINE_AFTER_MS);
+    } else if (offlineNote.hidden && !offlineTimer) {
+      // counted from the first close: each failed retry (1 s, 2 s, ...) must not restart it
+      offlineTimer = setTimeout(function () {
+        offlineTimer = null;
+        offlineNote.hidden = false;
+        // the pinned clock sits just below the (sticky) note instead of under it
+        root.style.setProperty("--note-h", offlineNote.getBoundingClientRect().height + "px");
+      }, OFFLINE_AFTER_MS);
     }
   }
   // Table talk changed: fetch the talk this reader may see and merge its lines into the list
