@@ -45,7 +45,8 @@ def test_the_table_says_it_is_reconnecting_and_catches_up_after(make_user, signe
     cut["on"] = True
     for ws in open_routes:  # the open socket drops; each new one is refused
         ws.close(code=1011)
-    page.wait_for_selector(NOTE, state="visible", timeout=15_000)
+    # 4 s after the socket went: each refused retry restarted the count, 7-8.5 s (review)
+    page.wait_for_selector(NOTE, state="visible", timeout=6_000)
     action = engine.legal_actions(game.state, mover)[0]
     in_thread(lambda: services.act(seats[mover], game.pk, game.version_for(mover), action))
 
