@@ -1,7 +1,7 @@
 """The board says what the last moves did (a play-through review): in Imperador and Mogel
 Motte the result of a turn (the reveal, a race won, the gifts one got, a round's end) left the
 board as soon as the next turn began, and stood only in the History, a screen and a half below
-on a phone. "Just now" above the board shows the newest entries of the viewer's own log: every
+on a phone. "Last moves" above the board shows the newest entries of the viewer's own log: every
 line there is one the viewer's History shows too (secret lines only to whom they concern)."""
 
 from __future__ import annotations

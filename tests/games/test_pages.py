@@ -321,7 +321,7 @@ def test_a_caught_cheat_no_longer_asks_the_new_guard_to_accuse(started, named):
     assert game.state["guard"] == cheater  # caught: the cheater guards now
     for seat, user in users.items():
         html = page_for(user, game)[0]
-        # "Just now" above the board quotes the History's newest lines, the fidget among them
+        # "Last moves" above the board quotes the History's newest lines, the fidget among them
         # (what happened, in its order): the board itself asks nothing and warns of nothing
         latest = html.split('class="latest"', 1)[1].split("</section>", 1)[0]
         board = text_of(board_area(html).replace(latest, ""))
