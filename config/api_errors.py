@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
+from django.utils.translation import gettext_noop
 
 from config.guard import error_response, is_api
 
@@ -27,7 +28,7 @@ class ApiErrorShapeMiddleware:
         ):
             return response
         shaped = error_response(
-            request, 405, "method_not_allowed", "This method is not allowed here."
+            request, 405, "method_not_allowed", gettext_noop("This method is not allowed here.")
         )
         response.content = shaped.content
         response["Content-Type"] = shaped["Content-Type"]  # the other headers (Allow) stay

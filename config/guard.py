@@ -33,6 +33,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse, Unread
 from django.http.multipartparser import MultiPartParserError
 from django.shortcuts import render
 from django.utils import translation
+from django.utils.translation import gettext_noop
 from django.views import defaults
 from psycopg_pool import PoolTimeout
 
@@ -54,14 +55,22 @@ def is_api(request: HttpRequest) -> bool:
 
 
 def error_response(
-    request: HttpRequest, status: int, code: str, message: str, retry_after: int | None = None
+    request: HttpRequest,
+    status: int,
+    code: str,
+    message: str,
+    retry_after: int | None = None,
+    params: dict[str, Any] | None = None,
 ) -> HttpResponse:
     """An API client gets the API's ``Error`` body; a browser gets one plain line. Either in
     the reader's language (the API promises it): the guard answers before the session and
     the locale are read, so from the language cookie and Accept-Language."""
     response: HttpResponse
-    with translation.override(translation.get_language_from_request(request)):
-        message = translation.gettext(message)
+    # after the locale middleware (a 404, a 500): the language it chose, the player's own;
+    # before it (the guard's refusals): the language cookie and Accept-Language
+    language = getattr(request, "LANGUAGE_CODE", None)
+    with translation.override(language or translation.get_language_from_request(request)):
+        message = translation.gettext(message) % (params or {})
     if is_api(request):
         response = JsonResponse({"error": message, "code": code}, status=status)
     else:
@@ -119,13 +128,17 @@ class RequestGuardMiddleware:
         try:
             check_inputs(request)
         except BadInput as exc:
-            return error_response(request, 400, exc.code, exc.message)
+            return error_response(request, 400, exc.code, exc.message, params=exc.params)
         except RequestDataTooBig:
             # past DATA_UPLOAD_MAX_MEMORY_SIZE (a move is well under 1 KB): say so, with the
             # status a client or proxy knows, rather than "not readable"
-            return error_response(request, 413, "too_large", "The request body is too large.")
+            return error_response(
+                request, 413, "too_large", gettext_noop("The request body is too large.")
+            )
         except (MultiPartParserError, UnreadablePostError):
-            return error_response(request, 400, "bad_request", "The request body is not readable.")
+            return error_response(
+                request, 400, "bad_request", gettext_noop("The request body is not readable.")
+            )
         who = credential(request)
         ip = client_ip(request)
         conf = limits()
@@ -154,12 +167,20 @@ class RequestGuardMiddleware:
             wait = _window_exceeded(key, limit)
             if wait:
                 return error_response(
-                    request, 429, "rate_limited", "Too many requests. Slow down.", wait
+                    request,
+                    429,
+                    "rate_limited",
+                    gettext_noop("Too many requests. Slow down."),
+                    wait,
                 )
         with _in_flight(caps) as admitted:
             if not admitted:
                 return error_response(
-                    request, 429, "too_many_parallel", "Too many requests at once. Slow down.", 1
+                    request,
+                    429,
+                    "too_many_parallel",
+                    gettext_noop("Too many requests at once. Slow down."),
+                    1,
                 )
             response = self.get_response(request)
         if is_api(request):
@@ -181,11 +202,19 @@ class RequestGuardMiddleware:
         try:
             if wait:
                 return error_response(
-                    request, 429, "rate_limited", "Too many requests. Slow down.", wait
+                    request,
+                    429,
+                    "rate_limited",
+                    gettext_noop("Too many requests. Slow down."),
+                    wait,
                 )
             if not admitted:
                 return error_response(
-                    request, 429, "too_many_parallel", "Too many requests at once. Slow down.", 1
+                    request,
+                    429,
+                    "too_many_parallel",
+                    gettext_noop("Too many requests at once. Slow down."),
+                    1,
                 )
             response = self.get_response(request)
         finally:
@@ -364,7 +393,11 @@ def cache_unavailable(exc: BaseException | None) -> bool:
 
 def busy_response(request: HttpRequest) -> HttpResponse:
     return error_response(
-        request, 503, "busy", "The site is busy. Try again in a moment.", BUSY_RETRY_AFTER
+        request,
+        503,
+        "busy",
+        gettext_noop("The site is busy. Try again in a moment."),
+        BUSY_RETRY_AFTER,
     )
 
 
@@ -374,7 +407,9 @@ def server_error(request: HttpRequest, *args: Any, **kwargs: Any) -> HttpRespons
     if database_unavailable(exc) or cache_unavailable(exc):
         return busy_response(request)
     if is_api(request):
-        return error_response(request, 500, "server_error", "Something went wrong on our side.")
+        return error_response(
+            request, 500, "server_error", gettext_noop("Something went wrong on our side.")
+        )
     return defaults.server_error(request)
 
 
@@ -386,6 +421,6 @@ class SaidNotFound(Http404):
 def page_not_found(request: HttpRequest, exception: Exception) -> HttpResponse:
     """handler404: the generic page, with the reader's own message when there is one."""
     if is_api(request):
-        return error_response(request, 404, "not_found", "Not found.")
+        return error_response(request, 404, "not_found", gettext_noop("Not found."))
     said = str(exception.args[0]) if isinstance(exception, SaidNotFound) and exception.args else ""
     return render(request, "404.html", {"said": said}, status=404)

@@ -11,6 +11,8 @@ import json
 import unicodedata
 from typing import Any
 
+from django.utils.translation import gettext_noop
+
 ALLOWED_CONTROLS = frozenset("\t\n\r")
 # Bidi embeddings, overrides and isolates: they reorder what is shown around them (a name that
 # reads backwards in an email subject). Refused where a text names someone.
@@ -21,10 +23,13 @@ MAX_JSON_DEPTH = 32
 class BadInput(ValueError):
     """Client input refused before any code uses it; ``code`` is stable for API answers."""
 
-    def __init__(self, code: str, message: str) -> None:
-        super().__init__(message)
+    def __init__(self, code: str, message: str, **params: Any) -> None:
+        # ``message`` is English and marked for the catalogues (gettext_noop): the answer
+        # translates it for its reader, then fills in ``params``
+        super().__init__(message % params if params else message)
         self.code = code
         self.message = message
+        self.params = params
 
 
 def has_control_characters(text: str) -> bool:
@@ -72,7 +77,9 @@ def echo(text: str, limit: int = 40) -> str:
 
 def check_text(text: str) -> None:
     if has_control_characters(text):
-        raise BadInput("control_characters", "Text may not contain control characters.")
+        raise BadInput(
+            "control_characters", gettext_noop("Text may not contain control characters.")
+        )
 
 
 def check_json_value(value: Any, max_depth: int = MAX_JSON_DEPTH) -> None:
@@ -85,7 +92,9 @@ def check_json_value(value: Any, max_depth: int = MAX_JSON_DEPTH) -> None:
             check_text(item)
         elif isinstance(item, dict | list):
             if depth > max_depth:
-                raise BadInput("too_deep", f"JSON may nest at most {max_depth} levels.")
+                raise BadInput(
+                    "too_deep", gettext_noop("JSON may nest at most %(n)d levels."), n=max_depth
+                )
             children = item.items() if isinstance(item, dict) else enumerate(item)
             for key, child in children:
                 if isinstance(key, str):
@@ -98,8 +107,10 @@ def parse_json(raw: str | bytes, max_depth: int = MAX_JSON_DEPTH) -> Any:
     try:
         value = json.loads(raw)
     except RecursionError as exc:
-        raise BadInput("too_deep", f"JSON may nest at most {max_depth} levels.") from exc
+        raise BadInput(
+            "too_deep", gettext_noop("JSON may nest at most %(n)d levels."), n=max_depth
+        ) from exc
     except ValueError as exc:
-        raise BadInput("malformed", "Send a JSON object.") from exc
+        raise BadInput("malformed", gettext_noop("Send a JSON object.")) from exc
     check_json_value(value, max_depth)
     return value

@@ -474,7 +474,7 @@ async def _parse_frame(consumer: AsyncJsonWebsocketConsumer, text_data: str | No
     try:
         return parse_json(text_data, max_depth=MAX_FRAME_DEPTH)
     except BadInput as exc:
-        await consumer.send_json({"type": "error", "error": exc.message, "code": exc.code})
+        await consumer.send_json({"type": "error", "error": str(exc), "code": exc.code})
         return None
 
 
