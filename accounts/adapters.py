@@ -19,6 +19,8 @@ from accounts.mailing import RLM, right_to_left_lines
 from accounts.names import checked_username
 
 log = logging.getLogger(__name__)
+# allauth's words for a mail sent, which a failed send must not leave behind it
+SENT_MESSAGES = {"account/messages/email_confirmation_sent.txt"}
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -64,7 +66,24 @@ class AccountAdapter(DefaultAccountAdapter):
             log.warning("account email %s not sent: %s", template_prefix, type(exc).__name__)
             request = getattr(self, "request", None)
             if request is not None:
+                request.account_mail_failed = True  # type: ignore[attr-defined]
                 messages.error(
                     request,
                     _("We could not send you the email just now. Try again in a few minutes."),
                 )
+
+    def add_message(
+        self,
+        request: HttpRequest,
+        level: int,
+        message_template: str | None = None,
+        message_context: dict[str, Any] | None = None,
+        extra_tags: str = "",
+        message: str | None = None,
+    ) -> None:
+        # allauth says "Confirmation email sent" after send_mail, which may have just failed
+        if getattr(request, "account_mail_failed", False) and message_template in SENT_MESSAGES:
+            return
+        super().add_message(
+            request, level, message_template, message_context, extra_tags, message=message
+        )

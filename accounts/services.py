@@ -49,6 +49,7 @@ TOKEN_USE_RESOLUTION = timedelta(minutes=1)
 # "sent" either way (a decline is never announced).
 QUIET_AFTER_DECLINE = timedelta(days=30)
 QUIET_AFTER_CANCEL = timedelta(days=1)
+# a soft limit, counted then written without a lock (requests sent at once may pass it)
 FRIEND_REQUESTS_PER_HOUR = 30
 
 

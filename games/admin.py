@@ -32,7 +32,7 @@ from games.admin_reveal import (
     TO_FULL_LOG,
     RevealStep,
     may_reveal,
-    reveal_url,
+    reveal_step_url,
     revealed,
 )
 from games.catalog.registry import title as game_title
@@ -336,7 +336,7 @@ class GameAdmin(RevealStep, ReadOnlyModelAdmin):
 
     @admin.display(description=_("every hidden card"))
     def reveal(self, game: Game) -> str:
-        url = reveal_url(game.pk)
+        url = reveal_step_url(game.pk)
         return format_html(
             '<a href="{}">{}</a><div class="help">{}</div>',
             url,
@@ -411,7 +411,7 @@ class GameAdmin(RevealStep, ReadOnlyModelAdmin):
             raise Http404()
         self.check_may_reveal(request, game)
         if not revealed(request, game):
-            return redirect(reveal_url(game.pk, TO_FULL_LOG))
+            return redirect(reveal_step_url(game.pk, TO_FULL_LOG))
         engine = registry.get(game.engine, game.rules_version)
         steps = replays.full_replay(game)
         final = steps[-1]["state"]

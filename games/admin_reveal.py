@@ -51,12 +51,12 @@ def revealed(request: HttpRequest, game: Game) -> bool:
     return at is not None and time.time() - at < GRANT_SECONDS and may_reveal(request, game)
 
 
-def reveal_url(game_id: int, to: str = "") -> str:
+def reveal_step_url(game_id: int, to: str = "") -> str:
     url = reverse("admin:games_game_reveal", args=[game_id])
     return f"{url}?to={to}" if to else url
 
 
-def revealed_url(game_id: int, to: str = "") -> str:
+def after_reveal_url(game_id: int, to: str = "") -> str:
     if to == TO_FULL_LOG:
         return reverse("admin:games_game_full_log", args=[game_id])
     return reverse("admin:games_game_change", args=[game_id]) + f"?{REVEAL}=1"
@@ -81,7 +81,7 @@ class RevealStep:
                 if time.time() - at < GRANT_SECONDS
             }
             request.session[SESSION_KEY] = {**grants, str(game.pk): time.time()}
-            return redirect(revealed_url(game.pk, to))
+            return redirect(after_reveal_url(game.pk, to))
         context = {
             **self.admin_site.each_context(request),
             "title": _("Reveal the hidden cards of game #%(id)s") % {"id": game.pk},
@@ -110,4 +110,4 @@ class RevealStep:
         if plays_at(request.user, game):
             self.message_user(request, NOT_WHILE_PLAYING, messages.ERROR)
             return None
-        return redirect(reveal_url(game.pk))
+        return redirect(reveal_step_url(game.pk))

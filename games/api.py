@@ -138,7 +138,8 @@ engines' own (`not_in_hand`, `bad_target`, …). A refused request changes nothi
 429 `too_many_parallel` or `rate_limited` with `Retry-After` (seconds). A token opens at most 30
 sockets a minute (more close at once with code 4429); moves sent over a socket count with the
 token's calls (`rate_limited`, with `retry_after`). A busy database: 503
-with `Retry-After`.
+with `Retry-After`. Invitations to tables that never start: 5 an hour to one player, 40 in
+all (`invitation_limit`); friend requests: 30 an hour.
 """
 
 api = NinjaAPI(

@@ -20,6 +20,7 @@ import asyncio
 import contextlib
 import logging
 import time
+from importlib import import_module
 from typing import Any
 
 import orjson
@@ -30,11 +31,12 @@ from channels.db import database_sync_to_async
 from channels.generic.websocket import AsyncJsonWebsocketConsumer
 from channels.layers import InMemoryChannelLayer
 from django.conf import settings
+from django.contrib.auth import SESSION_KEY
 from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts.languages import reader_language
-from accounts.models import User
+from accounts.models import ApiToken, User
 from accounts.notifications import mark_online, mark_present
 from config import guard
 from config.inputs import BadInput, parse_json
@@ -194,6 +196,27 @@ async def _read_shared(game_id: int) -> Game | None:
     return await database_sync_to_async(selectors.game_with_seats)(game_id)
 
 
+def _still_signed_in(scope: dict[str, Any]) -> bool:
+    """Whether the credentials that opened the socket still stand: its API token unrevoked,
+    or its browser session still signed in as the same, active player."""
+    user = scope.get("user")
+    if user is None or not user.is_authenticated:
+        return True  # nothing of a player's to keep from it
+    token_id = scope.get("api_token_id")
+    if token_id is not None:
+        return ApiToken.objects.filter(
+            pk=token_id, revoked_at__isnull=True, user__is_active=True
+        ).exists()
+    key = getattr(scope.get("session"), "session_key", None)
+    if not key:
+        return True  # no session to have ended (a page's socket always has one)
+    store = import_module(settings.SESSION_ENGINE).SessionStore(session_key=key)
+    return (
+        store.get(SESSION_KEY) == str(user.pk)
+        and User.objects.filter(pk=user.pk, is_active=True).exists()
+    )
+
+
 def _polls(layer: Any) -> bool:
     return isinstance(layer, InMemoryChannelLayer)
 
@@ -220,6 +243,10 @@ class Consumer(AsyncJsonWebsocketConsumer):
         its beat finds a change no ping announced (``missed``): Redis restarted and lost the
         groups, and every open table would otherwise hear moves only by its beat, up to 20 s
         late, for an hour (a play-through review saw it after its Redis was emptied)."""
+        if missed and not await database_sync_to_async(_still_signed_in)(self.scope):
+            # the sign-out's own ping went with the lost groups: the socket must not come back
+            await self.close(code=SIGNED_OUT)
+            return
         if missed or time.monotonic() - self.joined > REJOIN_SECONDS:
             await self.channel_layer.group_add(self.group, self.channel_name)
             for group in self._signed_in_groups():

@@ -228,6 +228,8 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
         "rematch": selectors.rematch_for(game, request.user) if game.is_over else None,
         **_chat_context(request, game),
         "not_ready": services.not_ready(game, seats),
+        # from the seats read already: the creator sits at their own lobby (no query of its own)
+        "creator_name": next((s.name for s in seats if s.user_id == game.created_by_id), ""),
         "now": now,
         "now_ms": int(now.timestamp() * 1000),
         "deadline_ms": int(game.deadline_at.timestamp() * 1000) if game.deadline_at else "",

@@ -111,3 +111,10 @@ def daphne(env: Mapping[str, str], log_path: Path, verbosity: int = 1) -> Iterat
         yield base
     finally:
         stop(proc)
+
+
+def closed_port() -> int:
+    """A loopback port where nothing listens: a service that is down (a mail server, Redis)."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return probe.getsockname()[1]

@@ -69,7 +69,8 @@ def _free_index(game: Game) -> int | None:
 
 # Each invitation is a notice and an email: a table made and cancelled again and again sent
 # one friend a mail a second (a web attacker's review). Only tables that never started count:
-# six quick games in an hour with the same friends are play, not pestering.
+# six quick games in an hour with the same friends are play, not pestering. A soft limit:
+# counted, then written, without a lock (posts sent at once may pass it by their number).
 INVITATIONS_PER_HOUR = 40
 INVITATIONS_PER_HOUR_TO_ONE = 5
 
@@ -87,7 +88,7 @@ def _limit_invitations(creator: User, invitee: User) -> None:
                 "before inviting them again."
             )
             % {"name": invitee.name},
-            "too_many_invitations",
+            "invitation_limit",
         )
     if sent.count() >= INVITATIONS_PER_HOUR:
         raise GameError(
@@ -95,7 +96,7 @@ def _limit_invitations(creator: User, invitee: User) -> None:
                 "You have sent many invitations in the last hour. Wait a while before "
                 "inviting more players."
             ),
-            "too_many_invitations",
+            "invitation_limit",
         )
 
 

@@ -533,7 +533,8 @@ def history_entries(
     """The viewer's log, newest first: ``[{"seq", "created", "lines": [{"text", "secret"}]}]``;
     entries with nothing the viewer may see are left out. ``extra``: entries that are not
     engine events (the table's switches to the Live pace and back), merged in by time.
-    ``minor=False``: the passing lines too (a draw, a turn's start), and entries of nothing else."""
+    ``minor=False``: without the passing lines (a draw, a turn's start), and without the
+    entries that had nothing else."""
     entries: list[dict[str, Any]] = []
     for entry in reversed(list(log or [])):
         events: Iterable[dict[str, Any]] = entry.get("events") or []

@@ -6,7 +6,6 @@ the settings point at a loopback port where nothing listens."""
 
 from __future__ import annotations
 
-import socket
 import time
 
 import pytest
@@ -16,19 +15,14 @@ from config import guard
 from games.engines import registry
 from games.models import Event, Game
 from tests.games.helpers import form_fields, seat_users
+from tests.live_server import closed_port
 
 pytestmark = pytest.mark.django_db
 
 
-def _closed_port() -> int:
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        return probe.getsockname()[1]
-
-
 @pytest.fixture
 def redis_down(monkeypatch):
-    url = f"redis://127.0.0.1:{_closed_port()}/0"
+    url = f"redis://127.0.0.1:{closed_port()}/0"
     caches = {"default": {"BACKEND": "config.cache.SharedClientRedisCache", "LOCATION": url}}
     monkeypatch.setattr(guard, "_redis", None)  # the guard's client, made anew for the URL
     with override_settings(REDIS_URL=url, CACHES=caches):

@@ -64,7 +64,7 @@ def test_one_friend_is_invited_to_a_few_tables_an_hour_at_most(trio):
     with pytest.raises(GameError) as refused:
         _invite_carol(alice)
 
-    assert refused.value.code == "too_many_invitations"
+    assert refused.value.code == "invitation_limit"  # not "more invitations than seats"
     assert "invited carol to several tables" in str(refused.value)
     assert Game.objects.count() == games_before, "no table made"
     assert _notices(carol, Notification.Kind.INVITATION) == tables.INVITATIONS_PER_HOUR_TO_ONE
@@ -95,3 +95,23 @@ def test_quick_games_with_the_same_friends_are_not_limited(trio):
         services.game_join(carol, game.pk)
         services.game_start(alice, game.pk)
     assert _notices(carol, Notification.Kind.INVITATION) == tables.INVITATIONS_PER_HOUR_TO_ONE + 2
+
+
+def test_invitations_to_many_friends_are_limited_per_hour(alice, make_user, monkeypatch):
+    """The total as well as the one friend's: each invitation is a notice and an email."""
+    from accounts.services import friendship_create
+
+    monkeypatch.setattr(tables, "INVITATIONS_PER_HOUR", 3)
+    friends = [make_user(f"pal{n}") for n in range(4)]
+    for friend in friends:
+        friendship_create(alice, friend)
+    services.game_create(
+        alice, engine="imperador", seats=4, invite=[f.username for f in friends[:3]]
+    )
+
+    with pytest.raises(GameError) as refused:
+        services.game_create(alice, engine="cockroach-poker-royal", seats=3, invite=["pal3"])
+
+    assert refused.value.code == "invitation_limit"
+    assert "many invitations in the last hour" in str(refused.value)
+    assert _notices(friends[3], Notification.Kind.INVITATION) == 0
