@@ -32,3 +32,8 @@ def test_the_countdown_stays_in_sight_beside_the_answer(make_user, signed_in_pag
     assert page.evaluate(IN_SIGHT, "#status time.countdown"), "the clock beside the answer"
     page.evaluate("() => window.scrollTo(0, document.body.scrollHeight)")
     assert page.evaluate(IN_SIGHT, "#status time.countdown"), "and further down too"
+    # the line alone is pinned, not its part (a nudge or a Live proposal stays in the page)
+    assert (
+        page.evaluate("() => getComputedStyle(document.getElementById('status')).position")
+        == "sticky"
+    )
