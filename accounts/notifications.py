@@ -24,10 +24,10 @@ from django.core import signing
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
-from redis.exceptions import RedisError
 
 from accounts.models import EmailPreference, Notification, User, online_key
 from config.after_response import after_response
+from config.cache import REDIS_UNAVAILABLE
 from config.statements import Statement, default_connection, run_together
 
 log = logging.getLogger(__name__)
@@ -281,10 +281,6 @@ def mark_read_for_game(user: User, game_id: int) -> int:
 # and opens another), and several tabs share the one key.
 
 
-# Redis down or hung (the cache's errors), not any error: a mistake in this code must still show
-CACHE_DOWN = (RedisError, OSError)
-
-
 def _presence_key(game_id: int, user_id: int) -> str:
     return f"presence:{game_id}:{user_id}"
 
@@ -297,7 +293,7 @@ def mark_present(game_id: int, user_id: int) -> bool:
         if cache.add(key, True, PRESENCE_SECONDS):
             return True
         cache.set(key, True, PRESENCE_SECONDS)
-    except CACHE_DOWN:  # presence is a nicety: the table still opens
+    except REDIS_UNAVAILABLE:  # presence is a nicety: the table still opens
         log.warning("presence not recorded: the cache is unavailable")
     return False
 
@@ -305,7 +301,7 @@ def mark_present(game_id: int, user_id: int) -> bool:
 def is_present(game_id: int, user_id: int) -> bool:
     try:
         return bool(cache.get(_presence_key(game_id, user_id)))
-    except CACHE_DOWN:  # nobody counts as present
+    except REDIS_UNAVAILABLE:  # nobody counts as present
         return False
 
 
@@ -313,14 +309,14 @@ def present_users(game_id: int, user_ids: list[int]) -> set[int]:
     """Which of these players are at the table now (one cache round trip)."""
     try:
         found = cache.get_many([_presence_key(game_id, uid) for uid in user_ids])
-    except CACHE_DOWN:  # the page opens, showing nobody present
+    except REDIS_UNAVAILABLE:  # the page opens, showing nobody present
         return set()
     return {uid for uid in user_ids if found.get(_presence_key(game_id, uid))}
 
 
 def mark_online(user_id: int) -> None:
     """Any open page's socket beats for its player: the friends page shows them online."""
-    with contextlib.suppress(*CACHE_DOWN):  # nobody is shown online
+    with contextlib.suppress(*REDIS_UNAVAILABLE):  # nobody is shown online
         cache.set(online_key(user_id), True, PRESENCE_SECONDS)
 
 

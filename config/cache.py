@@ -13,6 +13,12 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from redis.exceptions import ConnectionError as RedisDown
+from redis.exceptions import TimeoutError as RedisHung
+
+# What the cache raises when its Redis is down or hangs (refused, reset, timed out), as against
+# a mistake in the code that called it: what may fail soft, or answer "try again in a moment".
+REDIS_UNAVAILABLE = (RedisDown, RedisHung)
 
 
 class _SharedClientCacheClient(RedisCacheClient):

@@ -37,6 +37,7 @@ from django.utils.translation import gettext_noop
 from django.views import defaults
 from psycopg_pool import PoolTimeout
 
+from config.cache import REDIS_UNAVAILABLE
 from config.inputs import BadInput, check_text, parse_json
 
 logger = logging.getLogger(__name__)
@@ -70,7 +71,9 @@ def error_response(
     # before it (the guard's refusals): the language cookie and Accept-Language
     language = getattr(request, "LANGUAGE_CODE", None)
     with translation.override(language or translation.get_language_from_request(request)):
-        message = translation.gettext(message) % (params or {})
+        message = translation.gettext(message)
+    if params:
+        message = message % params
     if is_api(request):
         response = JsonResponse({"error": message, "code": code}, status=status)
     else:
@@ -182,16 +185,13 @@ class RequestGuardMiddleware:
                     gettext_noop("Too many requests at once. Slow down."),
                     1,
                 )
-            response = self.get_response(request)
-        if is_api(request):
-            # API answers carry one seat's view (or say that a table exists): never cached
-            # by a browser or a proxy, never shown to the next user of a shared machine.
-            response["Cache-Control"] = "no-store"
-        return response
+            return self._served(request)
 
     def _served(self, request: HttpRequest) -> HttpResponse:
         response = self.get_response(request)
         if is_api(request):
+            # API answers carry one seat's view (or say that a table exists): never cached
+            # by a browser or a proxy, never shown to the next user of a shared machine.
             response["Cache-Control"] = "no-store"
         return response
 
@@ -216,12 +216,9 @@ class RequestGuardMiddleware:
                     gettext_noop("Too many requests at once. Slow down."),
                     1,
                 )
-            response = self.get_response(request)
+            return self._served(request)
         finally:
             _release(taken)
-        if is_api(request):
-            response["Cache-Control"] = "no-store"
-        return response
 
 
 # --- counters in Redis: one pipeline on the way in, one on the way out ----------------------
@@ -385,10 +382,7 @@ def database_unavailable(exc: BaseException | None) -> bool:
 def cache_unavailable(exc: BaseException | None) -> bool:
     """Redis is down or hung: what still needs it (allauth's sign-in limits) may succeed
     later, as after a busy database (an outage review saw sign-in answer 500)."""
-    from redis.exceptions import ConnectionError as RedisDown
-    from redis.exceptions import TimeoutError as RedisHung
-
-    return isinstance(exc, RedisDown | RedisHung)
+    return isinstance(exc, REDIS_UNAVAILABLE)
 
 
 def busy_response(request: HttpRequest) -> HttpResponse:
