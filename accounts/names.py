@@ -20,7 +20,6 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import User
-from accounts.name_keys import name_key
 from accounts.selectors import name_taken
 from config.inputs import BLANK, has_bidi_controls, has_control_characters
 
@@ -64,7 +63,7 @@ def _refuse_lookalikes(name: str, user: User | None, words: dict[str, Any]) -> N
         raise forms.ValidationError(words["invisible"], code="invisible")
     if len({_script(ch) for ch in name} & LOOKALIKE_SCRIPTS) > 1:
         raise forms.ValidationError(words["mixed_scripts"], code="mixed_scripts")
-    if name and name_taken(name, name_key(name), user):
+    if name and name_taken(name, user):
         raise forms.ValidationError(
             _("Another player already goes by that name, or one that looks the same."),
             code="taken",
@@ -82,7 +81,7 @@ def checked_display_name(raw: str, user: User | None) -> str:
         )
     if user is not None and name == user.display_name:
         return name  # kept as it was: a pair the keys made alike later must not block a save
-    if not name and user is not None and name_taken(user.username, name_key(user.username), user):
+    if not name and user is not None and name_taken(user.username, user):
         # the username shows again: another player may go by it meanwhile
         raise forms.ValidationError(
             _(

@@ -9,6 +9,7 @@ from typing import Any
 from django.db.models import Exists, OuterRef, Q, QuerySet
 
 from accounts.models import ApiToken, Block, FriendRequest, Friendship, Notification, User
+from accounts.name_keys import name_key
 
 
 def friends_of(user: User) -> QuerySet[User]:
@@ -49,14 +50,16 @@ def any_block_between(user: User, others: list[int]) -> bool:
     return blocks_with_any(user, others).exists()
 
 
-def name_taken(name: str, key: str, user: User | None) -> bool:
-    """Whether another active player shows ``name``, in any case, or a name with look-alike
-    key ``key`` (``accounts.name_keys.name_key``; their display name, or their username when
-    they have none): two "Alice"s at one table is an impersonation, in whatever letters.
+def name_taken(name: str, user: User | None) -> bool:
+    """Whether another active player shows ``name``, in any case, or a name with its
+    look-alike key (``accounts.name_keys.name_key``; their display name, or their username
+    when they have none): two "Alice"s at one table is an impersonation, in whatever letters.
     The key reads a capital I beside small letters as an l, so "IAN" and "Ian" differ there:
     the case-insensitive match keeps them one name, as the database's constraint does."""
     others = User.objects.filter(
-        Q(name_key=key) | Q(display_name__iexact=name) | Q(display_name="", username__iexact=name),
+        Q(name_key=name_key(name))
+        | Q(display_name__iexact=name)
+        | Q(display_name="", username__iexact=name),
         is_active=True,
     )
     return (others.exclude(pk=user.pk) if user is not None else others).exists()
