@@ -538,15 +538,18 @@ def history_entries(
     entries: list[dict[str, Any]] = []
     for entry in reversed(list(log or [])):
         events: Iterable[dict[str, Any]] = entry.get("events") or []
-        lines = [
-            {
-                "text": history.sentence(slug, e, players),
-                "secret": history.is_secret(e),
-                "minor": history.is_minor(slug, e),
-            }
-            for e in events
-            if minor or not history.is_minor(slug, e)
-        ]
+        lines = []
+        for e in events:
+            passing = history.is_minor(slug, e)
+            if passing and not minor:
+                continue
+            lines.append(
+                {
+                    "text": history.sentence(slug, e, players),
+                    "secret": history.is_secret(e),
+                    "minor": passing,
+                }
+            )
         if not lines:
             continue
         timed_out = entry.get("timed_out")
