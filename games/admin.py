@@ -43,6 +43,23 @@ from games.services import chat
 from games.services.sweep import FLAG_AFTER_FAILURES
 
 
+class TalkCount:
+    """A ModelAdmin mixin for the pages of one object with a "table talk" link: the object
+    carries ``talk_lines``, its table's lines the viewer may read there (the spectators'
+    channel of a table they play at left out). Counted for the object's own page only, where
+    the link is: not a subquery for every row of the lists, which do not show it."""
+
+    talk_game_field = "game_id"
+
+    def get_object(self, request: HttpRequest, object_id: str, from_field: Any = None) -> Any:
+        obj = super().get_object(request, object_id, from_field)  # type: ignore[misc]
+        if obj is not None:
+            game_id = getattr(obj, self.talk_game_field)
+            talk = selectors.talk_read_by_staff(request.user).filter(game_id=game_id)
+            obj.talk_lines = talk.count() if game_id is not None else 0
+        return obj
+
+
 class ResolutionForm(forms.Form):
     reason = forms.CharField(
         label=_("Resolution note"),
@@ -72,7 +89,7 @@ def game_admin_link(game_id: int | None) -> str:
 
 def _talk_link(game_id: int | None, count: int) -> str:
     """The table's talk in the chat list: what was said around a reported line. ``count``:
-    the lines the viewer may read there (``selectors.talk_lines_read_by_staff``)."""
+    the lines the viewer may read there (TalkCount)."""
     if game_id is None:
         return "—"
     url = reverse("admin:games_chatmessage_changelist") + f"?game__id__exact={game_id}"
@@ -203,7 +220,8 @@ class StuckFilter(admin.SimpleListFilter):
 
 
 @admin.register(Game)
-class GameAdmin(RevealStep, ReadOnlyModelAdmin):
+class GameAdmin(TalkCount, RevealStep, ReadOnlyModelAdmin):
+    talk_game_field = "pk"
     list_display = (
         "id",
         "game_name",
@@ -273,12 +291,7 @@ class GameAdmin(RevealStep, ReadOnlyModelAdmin):
     )
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
-        return (
-            super()
-            .get_queryset(request)
-            .prefetch_related("seats__user")
-            .annotate(talk_lines=selectors.talk_lines_read_by_staff(request.user, "pk"))
-        )
+        return super().get_queryset(request).prefetch_related("seats__user")
 
     def get_search_results(
         self, request: HttpRequest, queryset: QuerySet[Game], search_term: str
@@ -548,7 +561,7 @@ class InvitationAdmin(ReadOnlyModelAdmin):
 
 
 @admin.register(Report)
-class ReportAdmin(ReadOnlyModelAdmin):
+class ReportAdmin(TalkCount, ReadOnlyModelAdmin):
     list_display = (
         "id",
         "created_at",
@@ -586,10 +599,6 @@ class ReportAdmin(ReadOnlyModelAdmin):
         "game_link",
         "table_talk",
     )
-
-    def get_queryset(self, request: HttpRequest) -> QuerySet[Report]:
-        talk = selectors.talk_lines_read_by_staff(request.user, "game_id")
-        return super().get_queryset(request).annotate(talk_lines=talk)
 
     def change_view(
         self,

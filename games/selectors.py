@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any
 
-from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Subquery, Value
-from django.db.models.functions import Coalesce
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
@@ -184,19 +183,6 @@ def talk_read_by_staff(user: Any) -> QuerySet[ChatMessage]:
     return ChatMessage.objects.exclude(
         channel=ChatMessage.Channel.SPECTATORS, game_id__in=tables_played_by(user)
     )
-
-
-def talk_lines_read_by_staff(user: Any, game_field: str) -> Coalesce:
-    """An annotation: how many of the ``game_field`` table's lines ``user`` may read there."""
-    lines = (
-        talk_read_by_staff(user)
-        .filter(game_id=OuterRef(game_field))
-        .order_by()
-        .values("game_id")
-        .annotate(n=Count("pk"))
-        .values("n")
-    )
-    return Coalesce(Subquery(lines), 0)
 
 
 def viewer_seat_index(game: Game, user: Any) -> int | None:
