@@ -12,6 +12,7 @@ import re
 import pytest
 from django.test import Client
 
+from games import services
 from games.models import Game
 from tests.games.helpers import play_one_step, seat_users
 
@@ -59,11 +60,8 @@ def test_just_now_shows_each_seat_its_newest_history_entries(started, engine):
         assert latest == history[:3], seat
 
 
-def test_a_ready_player_at_a_live_table_reads_whom_it_waits_for(trio):
-    """A ready invitee read "You are ready" and nothing else while the table waited for its
-    creator's Start (play-through review)."""
-    from games import services
-
+def _live_lobby_bob_ready(trio) -> Game:
+    """alice's Live table of Mogel Motte, bob and carol seated, bob ready."""
     alice, bob, carol = trio
     game = services.game_create(
         alice, engine="mogel-motte", seats=3, pace="live", invite=["bob", "carol"]
@@ -71,6 +69,14 @@ def test_a_ready_player_at_a_live_table_reads_whom_it_waits_for(trio):
     services.game_join(bob, game.pk)
     services.game_join(carol, game.pk)
     services.seat_ready(bob, game.pk)
+    return game
+
+
+def test_a_ready_player_at_a_live_table_reads_whom_it_waits_for(trio):
+    """A ready invitee read "You are ready" and nothing else while the table waited for its
+    creator's Start (play-through review)."""
+    _alice, bob, carol = trio
+    game = _live_lobby_bob_ready(trio)
 
     assert "Not ready yet: carol" in re.sub(r"\s+", " ", _page(bob, game))
     services.seat_ready(carol, game.pk)
@@ -84,15 +90,8 @@ def test_the_ready_line_costs_no_query_of_its_own(trio):
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
 
-    from games import services
-
-    alice, bob, carol = trio
-    game = services.game_create(
-        alice, engine="mogel-motte", seats=3, pace="live", invite=["bob", "carol"]
-    )
-    services.game_join(bob, game.pk)
-    services.game_join(carol, game.pk)
-    services.seat_ready(bob, game.pk)
+    _alice, bob, carol = trio
+    game = _live_lobby_bob_ready(trio)
     client = Client()
     client.force_login(bob)
     client.get(f"/games/{game.pk}/")
