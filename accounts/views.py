@@ -31,6 +31,7 @@ from accounts.forms import (
     ProfileForm,
     PushKindsForm,
 )
+from accounts.languages import reader_language
 from accounts.models import (
     ApiToken,
     EmailPreference,
@@ -427,8 +428,10 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponse:
     if user is None:
         return render(request, "accounts/unsubscribe.html", {"invalid": True}, status=400)
     # in the language of the email the link came from: opened in another browser, the page
-    # spoke that browser's language (a Persian player's link answered in English)
-    with translation.override(notifications.written_in(user)):
+    # spoke that browser's language (a Persian player's link answered in English); a language
+    # chosen on this device (the menu's cookie) wins, or the page's menu would do nothing
+    language = reader_language(request.COOKIES, None) or notifications.written_in(user)
+    with translation.override(language):
         if request.method == "POST":
             services.profile_update(user, email_preference=EmailPreference.NONE)
             return render(request, "accounts/unsubscribe.html", {"done": True, "target": user})

@@ -343,6 +343,23 @@ def test_the_unsubscribe_page_speaks_the_language_of_the_email(alice):
     assert 'dir="rtl"' in page
 
 
+def test_the_unsubscribe_pages_language_menu_changes_its_language(alice):
+    """The page spoke the email's language whatever its own menu chose (review)."""
+    alice.language = "fa"
+    alice.save(update_fields=["language"])
+    url = reverse("unsubscribe", args=[notifications.unsubscribe_token(alice)])
+    client = Client()
+
+    page = client.post(
+        reverse("set_language"), {"language": "fr", "next": url}, follow=True
+    ).content.decode()
+
+    with translation.override("fr"):
+        heading = translation.gettext("Game emails")
+    assert heading != "Game emails" and f"<h1>{heading}</h1>" in page
+    assert 'dir="rtl"' not in page
+
+
 def test_vacation_extends_turn_deadlines_and_is_capped_at_14_days_a_year(started):
     game = turn_game(started)
     _seat, user = waited_user(game)
