@@ -429,6 +429,12 @@ class Notification(models.Model):
             models.Index(fields=["email", "created_at"], name="notification_email_queue"),
             # the retention sweep (accounts.tasks.prune_notifications) deletes the oldest
             models.Index(fields=["created_at"], name="notification_created"),
+            # the email sweep's look for pushes whose task was lost (requeue_lost_pushes)
+            models.Index(
+                fields=["created_at"],
+                name="notification_push_pending",
+                condition=Q(push="pending"),
+            ),
         ]
 
     def __str__(self) -> str:

@@ -15,7 +15,7 @@ import functools
 import logging
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from celery import current_app
@@ -393,3 +393,28 @@ def _queue_push_now(notification_ids: list[int]) -> None:
             )
         except Exception:  # the broker being down costs a push, never a move
             log.warning("could not queue the push of notification %s", notification_id)
+
+
+# A push still pending PUSH_LOST_AFTER after its PUSH_DELAY lost its task (queued while the
+# broker was down, or dropped with a broker's data): the email sweep queues it again, at most
+# once a PUSH_LOST_AFTER. Its task still decides at send time (an answered turn is not pushed).
+LOST_PUSH_BATCH = 100
+# Older than this, a push whose task never ran is given up (a row left pending for good would
+# be queued again every minute until the retention sweep).
+LOST_PUSH_GIVE_UP = timedelta(days=1)
+
+
+def requeue_lost_pushes(now: datetime) -> int:
+    """Queues again the pushes whose task never ran; returns how many."""
+    pending = Notification.objects.filter(push=Notification.Push.PENDING)
+    pending.filter(created_at__lt=now - LOST_PUSH_GIVE_UP).update(push=Notification.Push.SKIPPED)
+    lost_after = settings.PUSH_LOST_AFTER
+    lost_before = now - timedelta(seconds=settings.PUSH_DELAY + lost_after)
+    ids = pending.filter(created_at__lt=lost_before).order_by("created_at")
+    again = [
+        pk
+        for pk in ids.values_list("pk", flat=True)[:LOST_PUSH_BATCH]
+        if cache.add(f"push-requeued:{pk}", True, max(lost_after, 1))
+    ]
+    _queue_push_now(again)
+    return len(again)

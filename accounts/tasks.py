@@ -48,7 +48,9 @@ def send_notification_email(notification_id: int) -> str:
     time_limit=email_queue.SWEEP_BUDGET_SECONDS + 30,
 )
 def send_due_emails(now: datetime | None = None) -> int:
-    """Beat, every EMAIL_SWEEP_SECONDS: the notices' due emails (accounts.email_queue)."""
+    """Beat, every EMAIL_SWEEP_SECONDS: the notices' due emails (accounts.email_queue), and
+    the pushes whose task was lost queued again."""
+    notifications.requeue_lost_pushes(now or timezone.now())
     return email_queue.sweep(now)
 
 

@@ -269,6 +269,9 @@ VAPID_PRIVATE_KEY, VAPID_PUBLIC_KEY = from_environment(None)
 VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:admin@fibbers.localhost")
 # A push waits this long, so a notice read in the meantime (the table open) is not pushed.
 PUSH_DELAY = float(os.environ.get("PUSH_DELAY", "5"))
+# A push still pending this many seconds after its delay lost its task (the broker was down):
+# the email sweep queues it again (accounts.notifications.requeue_lost_pushes).
+PUSH_LOST_AFTER = float(os.environ.get("PUSH_LOST_AFTER", "60"))
 PUSH_TIMEOUT = 5  # seconds per push service request (at most PUSH_MAX_DEVICES each)
 PUSH_MAX_DEVICES = 5  # subscriptions per player: a new one replaces the least used
 # Push endpoints must be https on a public address (no SSRF into our network). Tests set this

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import asyncio
 import random
+import time
+from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
 
 from accounts.models import Notification, PushSubscription, User
+from accounts.notifications import requeue_lost_pushes
 from accounts.services import friend_request_send
 from accounts.tasks import send_notification_push
 from games import services
@@ -17,6 +20,7 @@ from games.engines import registry
 from games.models import Game
 from games.services.change import same_wait
 from tests.games.helpers import at_the_table, next_human_move, seat_users, turn_game
+from tests.games.worker import Worker, flush_broker, wait_for
 from tests.push_endpoint import PushEndpoint, subscribe
 
 pytestmark = pytest.mark.django_db
@@ -153,3 +157,41 @@ def test_repeated_failures_count_and_a_404_drops_the_device(trio, make_user, end
     assert send_notification_push(invite.pk) == "send"
     assert not PushSubscription.objects.filter(user=alice).exists()
     assert User.objects.get(pk=alice.pk).push_devices == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_push_whose_task_was_lost_is_sent_by_the_worker_once_the_sweep_finds_it(
+    alice, bob, endpoint, tmp_path
+):
+    """Queued while the broker was down (or dropped with its data), a push stayed pending on
+    its row for good (deploy review)."""
+    browser = subscribe(alice, endpoint)
+    alice.refresh_from_db()
+    flush_broker()
+    friend_request_send(bob, alice)  # its push task waits in the broker ...
+    note = Notification.objects.get(user=alice, kind=Notification.Kind.FRIEND_REQUEST)
+    assert note.push == Notification.Push.PENDING
+    flush_broker()  # ... and is lost
+    worker = Worker(tmp_path, extra_env={"EMAIL_SWEEP_SECONDS": "1", "PUSH_LOST_AFTER": "2"})
+    worker.start()
+    try:
+        assert wait_for(lambda: len(endpoint.received) >= 1, timeout=30)
+        time.sleep(3)  # a second sweep past PUSH_LOST_AFTER: nothing pushed twice
+    finally:
+        worker.stop()
+    (received,) = endpoint.received
+    assert browser.read(received)["body"] == note.text
+    assert Notification.objects.get(pk=note.pk).push == Notification.Push.SENT
+
+
+def test_a_push_pending_for_a_day_is_given_up_not_sent(alice, bob, endpoint):
+    subscribe(alice, endpoint)
+    alice.refresh_from_db()
+    friend_request_send(bob, alice)
+    note = Notification.objects.get(user=alice, kind=Notification.Kind.FRIEND_REQUEST)
+    flush_broker()
+    assert requeue_lost_pushes(note.created_at + timedelta(hours=23)) == 1
+    assert requeue_lost_pushes(note.created_at + timedelta(hours=23)) == 0, "once a while"
+    assert requeue_lost_pushes(note.created_at + timedelta(days=1, seconds=1)) == 0
+    assert Notification.objects.get(pk=note.pk).push == Notification.Push.SKIPPED
+    flush_broker()
