@@ -8,8 +8,9 @@ over, it is not sent), oldest first. A broker that is down loses no email.
 Each email is first *claimed*: marked ``sending`` with a lease, committed at once, so the mail
 server is talked to with no row lock held (a move superseding the notice never waits on SMTP)
 and a second sweep never sends it too. The outcome is then recorded: sent, skipped, digest; a
-failure puts it back with a back-off (1, 4, 16 minutes), and after MAX_ATTEMPTS tries, a
-refused address, or MAX_AGE, it is ``failed``. A worker that died mid-send leaves a claim whose
+failure puts it back with a back-off (1, 4, 16, then every 30 minutes: a mail server down for
+an hour loses no email), and a refused address, or MAX_AGE in the queue, makes it ``failed``.
+Each try still asks whether the notice stands (a turn taken since is not mailed late). A worker that died mid-send leaves a claim whose
 lease runs out: the email is tried again (it may then arrive twice; nothing else sends twice).
 """
 
@@ -33,7 +34,7 @@ from accounts.models import Notification
 log = logging.getLogger(__name__)
 
 Email = Notification.Email
-MAX_ATTEMPTS = 4
+MAX_RETRY_GAP = timedelta(minutes=30)
 MAX_AGE = timedelta(days=1)  # a turn email a day late says nothing worth sending
 LEASE = timedelta(minutes=5)  # longer than any send (the task's time limit is 60 s)
 SWEEP_BATCH = 500
@@ -42,7 +43,7 @@ SWEEP_LOCK = "email-queue:sweep"  # one sweep at a time, across workers
 
 
 def retry_delay(attempts: int) -> timedelta:
-    return timedelta(minutes=4 ** (attempts - 1))
+    return min(timedelta(minutes=4 ** min(attempts - 1, 3)), MAX_RETRY_GAP)
 
 
 def _takeable(now: datetime) -> Q:
@@ -104,8 +105,7 @@ def deliver(note: Notification, now: datetime) -> str:
             language=note.language,
         )
     except Exception as exc:
-        refused = isinstance(exc, smtplib.SMTPRecipientsRefused)
-        if refused or note.email_attempts >= MAX_ATTEMPTS:
+        if isinstance(exc, smtplib.SMTPRecipientsRefused):
             _settle(note, Email.FAILED, email_retry_at=None)
         else:
             _settle(note, Email.PENDING, email_retry_at=now + retry_delay(note.email_attempts))
@@ -120,9 +120,12 @@ def _settle(note: Notification, state: str, **fields: Any) -> None:
 
 def give_up_stale(now: datetime) -> int:
     """Rows still queued after MAX_AGE are marked failed (the sweep no longer looks at them)."""
-    return Notification.objects.filter(
+    given_up = Notification.objects.filter(
         email__in=[Email.PENDING, Email.SENDING], created_at__lte=now - MAX_AGE
     ).update(email=Email.FAILED, email_retry_at=None)
+    if given_up:
+        log.error("gave up %s game emails still unsent after %s", given_up, MAX_AGE)
+    return given_up
 
 
 def sweep(now: datetime | None = None) -> int:
@@ -145,8 +148,16 @@ def sweep(now: datetime | None = None) -> int:
             taken += 1
             try:
                 deliver(note, now)
-            except Exception:  # recorded by deliver: tried again after its back-off
-                log.exception("could not email notification %s", notification_id)
+            except Exception as exc:  # recorded by deliver: tried again after its back-off
+                if note.email_attempts == 1:
+                    log.exception("could not email notification %s", notification_id)
+                else:  # a mail server down for hours: one line a try, the traceback once
+                    log.warning(
+                        "could not email notification %s (try %s): %r",
+                        notification_id,
+                        note.email_attempts,
+                        exc,
+                    )
         return taken
     finally:
         cache.delete(SWEEP_LOCK)
