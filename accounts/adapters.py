@@ -15,7 +15,7 @@ from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
-from accounts.mailing import RLM, right_to_left_lines
+from accounts.mailing import AUTOMATED, RLM, right_to_left_lines
 from accounts.names import checked_username
 
 log = logging.getLogger(__name__)
@@ -50,7 +50,9 @@ class AccountAdapter(DefaultAccountAdapter):
         headers: dict[str, str] | None = None,
     ) -> EmailMessage:
         # allauth's own emails (verification, password reset) in Persian: as the game emails
-        message = super().render_mail(template_prefix, email, context, headers=headers)
+        message = super().render_mail(
+            template_prefix, email, context, headers={**(headers or {}), **AUTOMATED}
+        )
         if translation.get_language_bidi():
             message.subject = RLM + message.subject
             message.body = right_to_left_lines(message.body)

@@ -103,6 +103,7 @@ def deliver(note: Notification, now: datetime) -> str:
             # email around it speaks that one too, not a language chosen since (one email,
             # one language)
             language=note.language,
+            game_id=note.game_id,
         )
     except Exception as exc:
         if isinstance(exc, smtplib.SMTPRecipientsRefused):

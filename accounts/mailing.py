@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import zoneinfo
 from typing import Any
+from urllib.parse import urlsplit
 
 from django.conf import settings
 from django.core.mail import EmailMultiAlternatives
@@ -28,6 +29,9 @@ def absolute(path: str) -> str:
 
 
 RLM = "\u200f"
+# Every email of the site is sent by a machine, not a person: out-of-office answers and other
+# automatic replies (RFC 3834; Exchange's own header) are not sent back for each of them.
+AUTOMATED = {"Auto-Submitted": "auto-generated", "X-Auto-Response-Suppress": "All"}
 
 
 def right_to_left_lines(text: str) -> str:
@@ -39,10 +43,23 @@ def right_to_left_lines(text: str) -> str:
     )
 
 
+def table_thread_id(game_id: int) -> str:
+    """One Message-ID for a table, named in the References of each of its emails: a game
+    played over days is one conversation in the reader's mail client, not one a move."""
+    host = urlsplit(settings.SITE_URL).hostname or "fibbers.localhost"
+    return f"<table-{game_id}@{host}>"
+
+
 def send(
-    user: User, subject: str, template: str, context: dict[str, Any], language: str = ""
+    user: User,
+    subject: str,
+    template: str,
+    context: dict[str, Any],
+    language: str = "",
+    game_id: int | None = None,
 ) -> None:
-    """``language``: the one the subject was written in, if not the reader's current one."""
+    """``language``: the one the subject was written in, if not the reader's current one;
+    ``game_id``: the table the email is about (its thread)."""
     token = notifications.unsubscribe_token(user)
     unsubscribe = absolute(reverse("unsubscribe", args=[token]))
     context = {
@@ -71,6 +88,8 @@ def send(
         headers={
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            **AUTOMATED,
+            **({"References": table_thread_id(game_id)} if game_id is not None else {}),
         },
     )
     message.attach_alternative(html, "text/html")

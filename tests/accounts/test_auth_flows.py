@@ -46,6 +46,8 @@ def test_signup_sends_a_verification_email_and_does_not_log_in(client):
     assert not EmailAddress.objects.get(user=user).verified
     assert len(mail.outbox) == 1
     assert mail.outbox[0].to == ["dora@example.com"]
+    # no out-of-office answer comes back to a machine's email
+    assert mail.outbox[0].message()["Auto-Submitted"] == "auto-generated"
 
 
 def test_signup_errors_are_tied_to_their_fields(client, alice, state):

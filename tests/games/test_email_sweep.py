@@ -343,6 +343,8 @@ def test_a_real_worker_emails_the_owed_player_after_a_move(started, tmp_path: Pa
         assert len(sent) == 1, sent
         text = sent[0].read_text()
         assert f"To: {owed.email}" in text and f"/games/{game.pk}/" in text
+        assert "Auto-Submitted: auto-generated" in text
+        assert f"References: <table-{game.pk}@" in text  # the table's emails, one thread
         note.refresh_from_db()
         started_notice.refresh_from_db()
         assert note.email == Notification.Email.SENT

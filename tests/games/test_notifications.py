@@ -66,6 +66,21 @@ def test_no_more_than_one_email_per_game_per_hour(started):
     assert send_notification_email(third.pk) == "send"
 
 
+def test_a_tables_emails_are_one_thread_and_another_tables_another(started):
+    """A game over days sent one unconnected email a move (mail review)."""
+    game, other = turn_game(started), turn_game(started)
+    _seat, user = waited_user(game)
+    for table in (game, game, other):
+        note = notifications.notify(user, Notification.Kind.NUDGE, "your move", "/x", table.pk)
+        Notification.objects.filter(user=user).update(emailed_at=None)  # past the hour's gap
+        assert send_notification_email(note.pk) == "send"
+    first, second, third = (m.message() for m in mail.outbox[-3:])
+    assert first["References"] == second["References"] != third["References"]
+    assert first["Message-ID"] != second["Message-ID"]
+    assert first["References"].startswith(f"<table-{game.pk}@")
+    assert third["References"].startswith(f"<table-{other.pk}@")
+
+
 def test_no_email_while_the_player_has_the_table_open(started):
     game = turn_game(started)
     _seat, user = waited_user(game)
