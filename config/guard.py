@@ -67,10 +67,7 @@ def error_response(
     the reader's language (the API promises it): the guard answers before the session and
     the locale are read, so from the language cookie and Accept-Language."""
     response: HttpResponse
-    # after the locale middleware (a 404, a 500): the language it chose, the player's own;
-    # before it (the guard's refusals): the language cookie and Accept-Language
-    language = getattr(request, "LANGUAGE_CODE", None)
-    with translation.override(language or translation.get_language_from_request(request)):
+    with translation.override(_reader_language(request, status)):
         message = translation.gettext(message)
     if params:
         message = message % params
@@ -82,6 +79,26 @@ def error_response(
         response["Retry-After"] = str(max(1, retry_after))
     response["Cache-Control"] = "no-store"
     return response
+
+
+def _reader_language(request: HttpRequest, status: int) -> str:
+    """After the locale middleware (a 404, a 500): the language it chose, the player's own.
+    Before it (the guard's refusals): the language cookie, else an API token's player's own
+    language (a French player's program that sent ``Accept-Language: en`` read its 429s in
+    English, its other errors in French), else Accept-Language."""
+    language = getattr(request, "LANGUAGE_CODE", None)
+    if language:
+        return language
+    raw = bearer_token(request)
+    if raw and status < 500:  # a 503 is the database or Redis failing: not asked again
+        from accounts.languages import reader_language
+        from accounts.tokens import user_for_token
+
+        with contextlib.suppress(Exception):  # an answer about to be sent never fails on this
+            chosen = reader_language(request.COOKIES, user_for_token(raw))
+            if chosen:
+                return chosen
+    return translation.get_language_from_request(request)
 
 
 def client_ip(request: HttpRequest) -> str:

@@ -188,6 +188,33 @@ def test_the_guards_answers_speak_the_readers_language(client):
     )
 
 
+def test_the_guards_answers_to_a_program_speak_its_players_language(client, alice):
+    """A French player's program that sent ``Accept-Language: en`` read the guard's refusals
+    in English and every other error in French (a left-alone of the outage review)."""
+    from accounts.services import api_token_create
+
+    alice.language = "fr"
+    alice.save()
+    _row, raw = api_token_create(alice, "bot")
+    refused = client.post(
+        "/api/games",
+        data="[not json",
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+        HTTP_AUTHORIZATION=f"Bearer {raw}",
+    )
+    assert refused.status_code == 400
+    assert refused.json()["error"] == "Envoyez un objet JSON."
+    unknown = client.post(
+        "/api/games",
+        data="[not json",
+        content_type="application/json",
+        HTTP_ACCEPT_LANGUAGE="en",
+        HTTP_AUTHORIZATION="Bearer not-a-token",
+    )
+    assert unknown.json()["error"] == "Send a JSON object."
+
+
 def test_the_guards_answers_are_marked_for_the_catalogues_and_take_the_players_language(
     client, alice
 ):
