@@ -200,7 +200,7 @@ def fill(args: argparse.Namespace) -> None:
               version, revision, seat_versions, seat_revisions, wait_seq, wait_kind, wait_window,
               wait_seat, wait_opened_at, deadline_at, sweep_failures, sweep_after, result,
               created_by_id, created_at, started_at, finished_at, learning, spectator_chat,
-              wait_mask)
+              wait_mask, start_when_full)
             SELECT g.g, tpl.engine, 2, '{}', 3, 'daily', 86400, 3600, 'invited', true, g.status,
               hashint8(g.g), CASE WHEN g.status = 'lobby' THEN NULL ELSE s.state END,
               CASE WHEN g.status = 'lobby' THEN 0 ELSE least(g.want, tpl.len) END,
@@ -217,7 +217,8 @@ def fill(args: argparse.Namespace) -> None:
                    THEN g.created + make_interval(hours => (1 + g.g %% 200)::int) END,
               false, 'read',
               CASE WHEN g.status = 'active' AND s.wait_seat IS NOT NULL
-                   THEN 1 << s.wait_seat ELSE 0 END
+                   THEN 1 << s.wait_seat ELSE 0 END,
+              false
             FROM g JOIN tpl ON tpl.t = g.t
             JOIN tpl_step s ON s.t = g.t AND s.seq = least(g.want, tpl.len)"""
         seat_sql = """
@@ -238,12 +239,12 @@ def fill(args: argparse.Namespace) -> None:
             WHERE g.id BETWEEN %(lo)s AND %(hi)s"""
         note_sql = """
             INSERT INTO accounts_notification (kind, game_id, text, url, created_at, read_at,
-              email, emailed_at, user_id, wait_seq, push, email_attempts)
+              email, emailed_at, user_id, wait_seq, push, email_attempts, language)
             SELECT CASE WHEN g.status = 'finished' THEN 'finished' ELSE 'turn' END,
               g.id, 'Your turn in Cockroach Poker Royal #' || g.id || '.',
               '/games/' || g.id || '/', coalesce(g.finished_at, g.created_at),
               CASE WHEN g.status = 'active' THEN NULL ELSE g.created_at + interval '1 day' END,
-              '', NULL, %(base)s + (g.id * 7919) %% %(players)s, g.wait_seq, '', 0
+              '', NULL, %(base)s + (g.id * 7919) %% %(players)s, g.wait_seq, '', 0, 'en'
             FROM games_game g WHERE g.id BETWEEN %(lo)s AND %(hi)s"""
         values = {"ntpl": ntpl, "per_game": per_game, "games": args.games}
         values.update(base=base, players=players)
