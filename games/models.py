@@ -168,13 +168,10 @@ class Game(models.Model):
 
     @property
     def is_over(self) -> bool:
-        return self.status in (self.Status.FINISHED, self.Status.ABORTED)
+        return self.status in OVER_STATUSES
 
     def _mark(self, marks: list[int], seat: int | None, total: int) -> int:
-        if self.is_over or not marks:
-            return total  # everything is revealed at the end (and nothing was secret before)
-        index = len(marks) - 1 if seat is None or not 0 <= seat < len(marks) - 1 else seat
-        return marks[index]
+        return seat_mark(marks, seat, total, self.is_over)
 
     def version_for(self, seat: int | None) -> int:
         """The version a seat (None: a spectator) sees and sends back with its moves."""
@@ -184,9 +181,24 @@ class Game(models.Model):
         return self._mark(self.seat_revisions, seat, self.revision)
 
 
+def seat_mark(marks: list[int], seat: int | None, total: int, over: bool) -> int:
+    """A seat's (None: a spectator's) entry of a game's per-seat marks (``seat_versions``,
+    ``seat_revisions``), whose last entry is the spectators'; ``total`` once the game is over."""
+    if over or not marks:
+        return total  # everything is revealed at the end (and nothing was secret before)
+    index = len(marks) - 1 if seat is None or not 0 <= seat < len(marks) - 1 else seat
+    return marks[index]
+
+
 RECLAIMABLE = ("timeouts", "absent")
 
 
+def bot_plays_for_good(is_bot: bool, user_id: int | None, bot_reason: str) -> bool:
+    """See ``Seat.bot_for_good``; from the seat's columns alone (a list read without rows)."""
+    return is_bot and not (user_id is not None and bot_reason in RECLAIMABLE)
+
+
+OVER_STATUSES = (Game.Status.FINISHED, Game.Status.ABORTED)
 # A table still to be decided (gathering players, or in play): its secrets are kept from anyone
 # seated there, staff too, and a moderator may still stop it.
 OPEN_STATUSES = (Game.Status.LOBBY, Game.Status.ACTIVE)
@@ -254,7 +266,7 @@ class Seat(models.Model):
     def bot_for_good(self) -> bool:
         """The bot plays the seat to the end (its player left, closed the account, was banned
         or a moderator handed it over): its player, if any, only watches the table."""
-        return self.is_bot and not self.reclaimable
+        return bot_plays_for_good(self.is_bot, self.user_id, self.bot_reason)
 
     @property
     def name(self) -> str:
