@@ -94,7 +94,7 @@ class User(AbstractUser):
     vacation_year = models.PositiveSmallIntegerField(default=0)
     vacation_days_used = models.PositiveSmallIntegerField(default=0)
 
-    class Meta(AbstractUser.Meta):
+    class Meta(AbstractUser.Meta):  # type: ignore[name-defined]  # django-stubs declare no Meta
         indexes = [
             # a new name is checked against the active players' (accounts.selectors.name_taken)
             models.Index(fields=["name_key"], condition=Q(is_active=True), name="user_name_key")

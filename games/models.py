@@ -250,7 +250,7 @@ class Seat(models.Model):
 
     def __str__(self) -> str:
         # whose seat, for the admin's confirmations ("game 3 seat 0" named nobody)
-        who = self.user.username if self.user_id else _("bot")
+        who = self.user.username if self.user is not None else _("bot")
         return _("game %(game)s seat %(seat)s (%(player)s)") % {
             "game": self.game_id,
             "seat": self.index,
