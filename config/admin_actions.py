@@ -6,7 +6,7 @@ Shared by the games' and the accounts' admin; the services write the moderation 
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import messages
@@ -16,6 +16,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect
 from django.template.response import TemplateResponse
 from django.utils.translation import gettext_lazy as _
+
+from config.admin_mixins import ModelAdminMixin
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # an action started from an object's own page (a report's "Resolve…") names it, to go back there
 FROM_OBJECT = "_from_object"
@@ -29,7 +34,7 @@ class ReasonForm(forms.Form):
     )
 
 
-class ConfirmedActions:
+class ConfirmedActions(ModelAdminMixin):
     """Admin actions that ask for a reason on an intermediate page, then call a service (a
     ModelAdmin mixin: it uses the admin's site, options and messages)."""
 
@@ -42,11 +47,11 @@ class ConfirmedActions:
         queryset: QuerySet,
         *,
         action: str,
-        title: str,
-        intro: str,
-        submit: str,
+        title: StrOrPromise,
+        intro: StrOrPromise,
+        submit: StrOrPromise,
         call: Callable[[Any, str], Any],
-        done: Callable[[int], str],
+        done: Callable[[int], StrOrPromise],
         form_class: type[forms.Form] = ReasonForm,
     ) -> HttpResponse | None:
         """First post: a page asking for the reason. Second post (``apply``): call the service
@@ -59,7 +64,9 @@ class ConfirmedActions:
                 try:
                     call(obj, form.cleaned_data["reason"])
                 except self.refused_errors as error:
-                    self.message_user(request, f"{obj}: {error.message}", messages.WARNING)
+                    # every refused error carries its readable message (GameError, AccountsError)
+                    message = error.message  # type: ignore[attr-defined]
+                    self.message_user(request, f"{obj}: {message}", messages.WARNING)
                 else:
                     count += 1
             if count:

@@ -57,5 +57,6 @@ class AfterResponseMiddleware:
             raise
         _pending.reset(token)
         if pending:
-            response._resource_closers.append(lambda: _run(pending))
+            # Django's own list of what close() calls (private: not in django-stubs)
+            response._resource_closers.append(lambda: _run(pending))  # type: ignore[attr-defined]
         return response

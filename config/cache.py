@@ -10,9 +10,12 @@ a forked process, so one is kept per pool.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from django.core.cache.backends.redis import RedisCache, RedisCacheClient
+from redis.client import Redis
+from redis.connection import ConnectionPool
 from redis.exceptions import ConnectionError as RedisDown
 from redis.exceptions import TimeoutError as RedisHung
 
@@ -22,11 +25,15 @@ REDIS_UNAVAILABLE = (RedisDown, RedisHung)
 
 
 class _SharedClientCacheClient(RedisCacheClient):
+    # RedisCacheClient's own members (private: not in django-stubs)
+    _client: type[Redis]
+    _get_connection_pool: Callable[[bool], ConnectionPool]
+
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self._clients: dict[int, Any] = {}
+        self._clients: dict[int, Redis] = {}
 
-    def get_client(self, key: Any = None, *, write: bool = False) -> Any:
+    def get_client(self, key: Any = None, *, write: bool = False) -> Redis:
         pool = self._get_connection_pool(write)  # Django's pools live as long as this object
         client = self._clients.get(id(pool))
         if client is None:
