@@ -131,6 +131,7 @@ def coming_moments(now: datetime) -> int:
     ).values_list("pk", "bots_at")
     count = 0
     for game_id, at in coming:
+        assert at is not None  # bots_at__gt excludes a game without one
         schedule(game_id, at, (at - now).total_seconds())
         count += 1
     return count

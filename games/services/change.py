@@ -92,14 +92,14 @@ class GameChange:
             raise
         return self
 
-    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> bool | None:
+    def __exit__(self, exc_type: Any, exc: Any, tb: Any) -> None:
         if exc_type is None:
             try:
                 self._write()
             except BaseException as error:
                 self._atomic.__exit__(type(error), error, error.__traceback__)
                 raise
-        return self._atomic.__exit__(exc_type, exc, tb)
+        self._atomic.__exit__(exc_type, exc, tb)  # returns None: an error goes on up
 
     def _lock(self) -> None:
         """The game row locked, then its seats with their players and the idempotency check,
@@ -256,6 +256,7 @@ class GameChange:
             return False
         owing = set(self.waiting.seats) if self.waiting.kind == "window" else set()
         for seat in rng.sample(sorted(self.bots()), len(self.bots())):
+            action: Action | None
             if seat in owing:
                 action = self.engine.bot_action(self.state, seat, rng)
             elif self.engine.bot_asides:
@@ -332,6 +333,7 @@ class GameChange:
             and game.status == Game.Status.ACTIVE
             and self.waiting
         ):
+            assert self.state is not None  # the wait was read from it
             notices = notify.wait_opened(
                 game, self.engine, self.state, self.waiting, self.seats, self.movers
             )

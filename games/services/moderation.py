@@ -51,7 +51,7 @@ def _reason(reason: str) -> str:
 
 def log_action(
     actor: Any, action: str, reason: str, game_id: int | None = None, target: Any = None
-):
+) -> ModerationLog:
     return ModerationLog.objects.create(
         actor=actor, action=action, target_user=target, game_id=game_id, reason=reason
     )

@@ -77,6 +77,7 @@ def game_finished(game: Game, engine: Engine, seats: list[Seat]) -> None:
     winners = lazy(lambda: join([s.name for s in won_by]) if won_by else "—", str)()
     notices: list[Notice] = []
     for seat in (s for s in seats if s.user_id):
+        assert seat.user is not None  # a seat with a player
         # a seat the bot played for good (its player left, was banned) won the bot's game
         won = seat.index in result.get("winners", []) and not seat.bot_for_good
         text = (
@@ -114,6 +115,7 @@ def wait_opened(
         seat = humans.get(index)
         if seat is None or index in movers or not engine.may_act(state, index):
             continue
+        assert seat.user is not None  # _humans: seats with a player
         if waiting.kind == "window":
             kind, text = (
                 Notification.Kind.WINDOW,
@@ -133,7 +135,7 @@ def wait_opened(
         )
     # one batch for the whole table, older wait notices included (see _notify_wait), and the
     # movers' own: a move made through the API or a socket left "Your turn" unread on the bell
-    movers_read = [humans[index].user_id for index in movers if index in humans]
+    movers_read = [s.user_id for i, s in humans.items() if i in movers and s.user_id is not None]
     return notice_batch(notices, supersede=(game.pk, WAIT_KINDS), read_for=movers_read)
 
 
@@ -156,6 +158,7 @@ def game_abandoned(game: Game, seats: list[Seat]) -> None:
     (those whose seat the bot took could still have taken it back)."""
     name = game_title(game.engine)
     for seat in (s for s in seats if s.user_id):
+        assert seat.user is not None  # a seat with a player
         text = gettext_lazy("%(game)s #%(id)s was ended without a result: no player was left.")
         notify(
             seat.user,
@@ -174,6 +177,7 @@ def turn_timed_out(game: Game, seat: Seat) -> None:
             "Your time ran out at %(game)s #%(id)s: the bot played your turn. Three in a row, "
             "and it plays your seat."
         )
+        assert seat.user is not None  # a seat with a player
         _read_wait_notices(seat.user, game)  # that turn is over: its "your turn" with it
         notify(
             seat.user,
@@ -189,6 +193,7 @@ def seat_handed_to_bot(game: Game, seat: Seat) -> None:
         text = gettext_lazy(
             "You missed three turns in a row at %(game)s #%(id)s, so the bot plays your seat now."
         )
+        assert seat.user is not None  # a seat with a player
         _read_wait_notices(seat.user, game)
         notify(
             seat.user,
@@ -413,6 +418,7 @@ def send_due_reminders(now: Any = None) -> int:
             for seat in game.seats.select_related("user").filter(
                 index__in=waiting.seats, is_bot=False, user__isnull=False
             ):
+                assert seat.user is not None  # user__isnull=False
                 claimed = (
                     Seat.objects.filter(pk=seat.pk)
                     .exclude(reminded_for_wait=game.wait_seq)

@@ -23,7 +23,9 @@ def humans(seats: list[Seat]) -> list[Seat]:
 
 def all_present(game_id: int, seats: list[Seat]) -> bool:
     people = humans(seats)
-    return bool(people) and all(is_present(game_id, s.user_id) for s in people)
+    return bool(people) and all(
+        s.user_id is not None and is_present(game_id, s.user_id) for s in people
+    )
 
 
 def may_propose(game: Game, seats: list[Seat], user: Any) -> bool:

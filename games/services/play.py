@@ -83,6 +83,7 @@ def _act(
             raise NotActive(_("This game is over."))  # as the table's form says it
         if game.status != Game.Status.ACTIVE:
             raise NotActive(_("This game is not in play."))
+        assert change.state is not None  # a game in play has its state
         if seat.is_bot:
             raise NotAllowed(_("Your seat was handed to the bot."))
         if check_deadline and game.deadline_passed(change.now):
@@ -119,6 +120,7 @@ def _act(
             # The engine accepted a payload with extra or odd fields: only exact moves enter
             # the log (the change rolls the recorded event back).
             raise IllegalMove(_("That move is not possible now."), "not_legal")
+        assert change.waiting is not None  # apply() read the wait it left
         ended_own_turn = (
             waited is not None
             and waited.kind == "turn"
@@ -232,6 +234,7 @@ def apply_bot_moment(
 def _time_out(change: GameChange) -> None:
     waiting = change.waiting
     assert waiting is not None
+    assert change.state is not None  # a game that waits has its state
     bots = change.bots()
     if all(s in bots for s in waiting.seats):
         _play_out(change)  # no human owes anything: the bots' play-out goes on
@@ -252,6 +255,7 @@ def _time_out(change: GameChange) -> None:
             change.apply(
                 index, change.engine.bot_action(change.state, index, rng), Event.Reason.TIMEOUT
             )
+            assert change.waiting is not None  # apply() read the wait it left
             if change.over() or not same_wait(before, change.waiting):
                 break
         _count_timeout(change, change.seat(index))

@@ -39,6 +39,12 @@ COUNTED = tuple(
 MODEL = PlackettLuce()
 
 
+def _user_id(seat: Seat) -> int:
+    """The player of a seat that has one (``record_finished`` reads no other)."""
+    assert seat.user_id is not None
+    return seat.user_id
+
+
 def record_finished(game: Game, seats: list[Seat]) -> None:
     """Inside the change that finished ``game``: each seated player's record and rating.
 
@@ -50,7 +56,7 @@ def record_finished(game: Game, seats: list[Seat]) -> None:
     players = [s for s in seats if s.user_id is not None]
     if not players:
         return
-    users = sorted({s.user_id for s in players})
+    users = sorted({_user_id(s) for s in players})
     PlayerRecord.objects.bulk_create(
         [PlayerRecord(user_id=user_id, engine=game.engine) for user_id in users],
         ignore_conflicts=True,
@@ -70,7 +76,7 @@ def record_finished(game: Game, seats: list[Seat]) -> None:
     figures = catalog.get(game.engine).figures  # the game's bluffing figures, if it has any
     kept = [s for s in players if not (s.is_bot and s.bot_reason in TAKEN_OVER)]
     for seat in players:
-        record = records[seat.user_id]
+        record = records[_user_id(seat)]
         if seat not in kept:
             record.abandoned += 1
             continue
@@ -81,11 +87,12 @@ def record_finished(game: Game, seats: list[Seat]) -> None:
             setattr(record, name, getattr(record, name) + value)
     if len(kept) == len(players) and len(kept) >= 2:
         teams = [
-            [MODEL.rating(mu=records[s.user_id].mu, sigma=records[s.user_id].sigma)] for s in kept
+            [MODEL.rating(mu=records[_user_id(s)].mu, sigma=records[_user_id(s)].sigma)]
+            for s in kept
         ]
-        ranks = [1 if s.index in winners else 2 for s in kept]
+        ranks: list[float] = [1 if s.index in winners else 2 for s in kept]
         for seat, (rating,) in zip(kept, MODEL.rate(teams, ranks=ranks), strict=True):
-            record = records[seat.user_id]
+            record = records[_user_id(seat)]
             record.mu, record.sigma, record.rated = rating.mu, rating.sigma, record.rated + 1
     update = row_update(PlayerRecord, COUNTED, connection.vendor)
     # bulk_update's CASE expressions cost ~10 ms of Python for a table's three records

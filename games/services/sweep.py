@@ -12,7 +12,7 @@ import time
 from datetime import datetime, timedelta
 
 from django.db import transaction
-from django.db.models import BooleanField, ExpressionWrapper, Q
+from django.db.models import BooleanField, ExpressionWrapper, Q, QuerySet
 from django.utils import timezone
 
 from games.models import Game
@@ -37,7 +37,7 @@ def _moment_lost(now: datetime) -> Q:
     return Q(bots_at__lte=now - timedelta(seconds=bot_time.MOMENT_GRACE_SECONDS))
 
 
-def due_games(now: datetime | None = None):
+def due_games(now: datetime | None = None) -> QuerySet[Game]:
     """Active games with a deadline due (and not backing off), or a bots' moment overdue."""
     now = now or timezone.now()
     return Game.objects.filter(_deadline_due(now) | _moment_lost(now), status=Game.Status.ACTIVE)
