@@ -231,6 +231,11 @@ class Consumer(AsyncJsonWebsocketConsumer):
     that same thread, so the hop is skipped. Frames are encoded with orjson (a state frame is a
     view and up to hundreds of legal actions)."""
 
+    # set as the socket joins its groups
+    joined: float
+    session_group: str | None
+    account_group: str | None
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:

@@ -67,7 +67,7 @@ _clients_lock = threading.Lock()
 
 
 def batchable(layer: Any) -> bool:
-    hosts = getattr(layer, "hosts", None)
+    hosts = getattr(layer, "hosts", None) or []
     return (
         all(
             hasattr(layer, name)
@@ -104,7 +104,7 @@ def group_send_many(layer: Any, pings: list[tuple[str, dict[str, Any]]]) -> int:
     for index, entries in adds.items():
         keys = [key for key, _message, _capacity in entries]
         scores = [repr(now + _STEP * i) for i in range(len(entries))]
-        args = [message for _key, message, _capacity in entries]
+        args: list[bytes | str | int] = [message for _key, message, _capacity in entries]
         args += scores + [capacity for _key, _message, capacity in entries]
         args += [int(now) - int(layer.expiry), layer.expiry]
         over_capacity += int(_script(layer, index, _ADD_MESSAGES)(keys=keys, args=args))

@@ -26,7 +26,7 @@ def full_replay(game: Game) -> list[dict[str, Any]]:
     """Every step with the full state and every event, hidden or not (the staff's full log)."""
     engine = registry.get(game.engine, game.rules_version)
     state = engine.setup(game.seats_count, game.options, game.seed)
-    steps = [
+    steps: list[dict[str, Any]] = [
         {"seq": 0, "seat": None, "action": None, "events": [], "state": state, "reason": "setup"}
     ]
     for row in Event.objects.filter(game=game).order_by("seq"):

@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
-from typing import Any
+from typing import Any, TypedDict
 
 from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
 from django.utils import timezone
@@ -169,7 +169,7 @@ def open_tables(user: Any, limit: int = 50) -> list[Game]:
     for game in candidates:
         free = game.seats_count - len(game.seats.all())
         if free > 0 and open_to(game, user):
-            game.free_seats = free
+            game.free_seats = free  # type: ignore[attr-defined]  # for the page, not a column
             tables.append(game)
     return tables[:limit]
 
@@ -182,7 +182,11 @@ def playing_seat(game: Game, user: Any) -> Seat | None:
     return None if seat is None or seat.bot_for_good else seat
 
 
-def tables_played_by(user: Any) -> QuerySet[Seat]:
+class GameIdRow(TypedDict):
+    game_id: int
+
+
+def tables_played_by(user: Any) -> QuerySet[Seat, GameIdRow]:
     """The ids of the games ``user`` has a seat at that are still to be decided (a subquery):
     staff pages keep those tables' secrets from them as the table does."""
     return Seat.objects.filter(user_id=user.pk, game__status__in=OPEN_STATUSES).values("game_id")
@@ -305,7 +309,7 @@ def _entries(
         for raw in row.events:
             event = EngineEvent.from_dict(raw)
             if reveal or event.visible_to(seat):
-                shown = {"kind": event.kind, "data": dict(event.data)}
+                shown: dict[str, object] = {"kind": event.kind, "data": dict(event.data)}
                 if secrets:  # the page's lock: the engine addressed it to some seats only
                     shown["secret"] = event.to is not None
                 visible.append(shown)
@@ -367,8 +371,9 @@ def my_games(user: Any, before: int | None = None, also: list[Game] | None = Non
     # One query for the open games (in play or gathering players: a player has few), split
     # below; seat i of mine is waited on when bit i of wait_mask is set (Game.wait_mask), and
     # it waits on me unless the bot plays it (a window's answer it holds for its moment)
-    waited = F("wait_mask").bitand(Value(1).bitleftshift(F("seats__index")))
-    open_games = list(
+    # django-stubs take only an int: an expression works as well (Combinable._combine)
+    waited = F("wait_mask").bitand(Value(1).bitleftshift(F("seats__index")))  # type: ignore[arg-type]
+    open_games: list[Game] = list(
         own.filter(status__in=[Game.Status.ACTIVE, Game.Status.LOBBY])
         .annotate(waited=waited, bot_plays=F("seats__is_bot"), my_ready=F("seats__ready_at"))
         .order_by("-id")[: 3 * MY_GAMES_OPEN_LIMIT]
@@ -388,7 +393,7 @@ def my_games(user: Any, before: int | None = None, also: list[Game] | None = Non
     )
     if before is not None:
         over = over.filter(id__lt=before)
-    finished = list(over.order_by("-id")[: MY_GAMES_FINISHED_PAGE + 1])
+    finished: list[Game] = list(over.order_by("-id")[: MY_GAMES_FINISHED_PAGE + 1])
     older = None
     if len(finished) > MY_GAMES_FINISHED_PAGE:
         finished = finished[:MY_GAMES_FINISHED_PAGE]
@@ -608,7 +613,7 @@ def records_of(user: Any) -> list[Any]:
 
     records = list(PlayerRecord.objects.filter(user=user))
     for record in records:
-        record.game_name = str(title(record.engine))
+        record.game_name = str(title(record.engine))  # type: ignore[attr-defined]  # for the page
     return sorted(records, key=lambda r: -r.ordinal)
 
 

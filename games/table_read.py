@@ -23,6 +23,7 @@ from django.db.models.signals import post_init, pre_init
 from accounts.models import User
 from config.statements import default_connection, run_together
 from games.models import Event, Game, Seat
+from games.table_write import column_name
 
 Converter = Callable[[Any, Any, Any], Any]
 
@@ -77,9 +78,7 @@ def _lock_statements(vendor: str) -> tuple[str, str]:
     game, _ = _statements(vendor)
     quote = connection.ops.quote_name
     event = Event._meta
-    column = {
-        name: quote(event.get_field(name).column) for name in ("game", "actor", "key", "action")
-    }
+    column = {name: quote(column_name(Event, name)) for name in ("game", "actor", "key", "action")}
     replayed = (
         f"SELECT e.{column['action']} FROM {quote(event.db_table)} e WHERE e.{column['game']} = %s "
         f"AND e.{column['actor']} = %s AND e.{column['key']} = %s LIMIT 1"

@@ -17,7 +17,7 @@ from functools import cache
 from typing import Any
 
 from django.db import connection
-from django.db.models import Model
+from django.db.models import Field, Model
 
 from config.statements import Result, Statement, default_connection, run_together
 from games.models import Event, Game
@@ -50,6 +50,13 @@ GAME_WRITTEN = (
 )
 
 
+def column_name(model: type[Model], name: str) -> str:
+    """The column of one of ``model``'s own fields."""
+    field = model._meta.get_field(name)
+    assert isinstance(field, Field)  # a column of the model's table, not a relation's far side
+    return field.column
+
+
 @cache
 def _event_fields() -> list[Any]:
     return [f for f in Event._meta.concrete_fields if not f.primary_key]
@@ -73,7 +80,7 @@ def row_update(
     """``UPDATE`` of ``model``'s columns ``names`` (a ``%s`` each, in order) for the row whose
     primary key is the next ``%s``, and whose columns ``also`` still hold the ones after it."""
     quote = connection.ops.quote_name
-    column = {name: quote(model._meta.get_field(name).column) for name in (*names, *also)}
+    column = {name: quote(column_name(model, name)) for name in (*names, *also)}
     assignments = ", ".join(f"{column[name]} = %s" for name in names)
     checks = "".join(f" AND {column[name]} = %s" for name in also)
     return (
