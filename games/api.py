@@ -10,7 +10,7 @@ schemathesis in tests/games/test_api_schema.py).
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import orjson
 from django.http import Http404, HttpRequest, HttpResponse
@@ -24,6 +24,7 @@ from ninja.security import APIKeyCookie, HttpBearer
 from pydantic import Field, StrictInt
 
 from accounts.languages import reader_language
+from accounts.models import User
 from games import selectors, services
 from games.catalog import registry as catalog
 from games.engines.registry import ENGINES
@@ -36,6 +37,13 @@ from games.errors import (
     StaleVersion,
 )
 from games.models import Game, Pace, Seat
+
+
+class ApiRequest(HttpRequest):
+    """The request of an operation: ninja sets ``auth``, the player its authentication found
+    (``TokenAuth`` or ``SessionAuth``). Read by the type checker only."""
+
+    auth: User
 
 
 class TokenAuth(HttpBearer):
@@ -72,7 +80,7 @@ class OrjsonRenderer(JSONRenderer):
 _ENCODER = NinjaJSONEncoder()  # what orjson does not know natively (dates, lazy text)
 
 
-def _game_answer(request: HttpRequest, game: Game, **extra: Any) -> HttpResponse:
+def _game_answer(request: ApiRequest, game: Game, **extra: Any) -> HttpResponse:
     """The game as the caller may see it, encoded as it is: letting ninja validate
     ``selectors.game_payload`` against ``GameOut`` again copied every legal action through
     pydantic on every game answer (tests/games/test_api_schema.py holds the answers to the
@@ -163,9 +171,11 @@ def game_error(request: HttpRequest, exc: GameError) -> Any:
     extra: dict[str, Any] = {}
     if isinstance(exc, StaleVersion | KeyReused):
         # the current game comes with it: a bot need not read it again before its next move
-        game = Game.objects.filter(pk=getattr(request, "_fibbers_game_id", None)).first()
+        game_id = getattr(request, "_fibbers_game_id", None)
+        game = Game.objects.filter(pk=game_id).first() if game_id is not None else None
         if game is not None:
-            extra["game"] = selectors.game_payload(game, request.auth)
+            # raised by an operation (post_action): its authentication set request.auth
+            extra["game"] = selectors.game_payload(game, cast(ApiRequest, request).auth)
             del extra["game"]["revision"]  # the pages' counter; GameOut has none
         version = getattr(exc, "version", None)
         if version is None and game is not None:
@@ -356,7 +366,7 @@ ERRORS = {400: Error, 401: Error, 403: Error, 404: Error, 422: Error, 429: Error
 WRITE_ERRORS = {**ERRORS, 409: Error}
 
 
-def _visible(request: HttpRequest, game_id: int) -> Game:
+def _visible(request: ApiRequest, game_id: int) -> Game:
     game = selectors.visible_game(game_id, request.auth)
     if game is None:
         raise GameNotFound()
@@ -364,10 +374,10 @@ def _visible(request: HttpRequest, game_id: int) -> Game:
 
 
 @api.post("/games", response={201: Created, **WRITE_ERRORS}, summary="Create a table")
-def create_game(request: HttpRequest, body: CreateIn) -> Any:
+def create_game(request: ApiRequest, body: CreateIn) -> Any:
     engine = ENGINES.get(body.game)
     picks = engine is not None and set(engine.start_options) & set(body.options or {})
-    if picks and not engine.creator_picks_start:
+    if picks and engine is not None and not engine.creator_picks_start:
         raise GameError(catalog.start_drawn_message(body.game), "start_drawn")
     if body.move_seconds is not None and body.pace != Pace.CUSTOM:
         # a preset's time is its own: a client's seconds would be dropped without a word
@@ -404,7 +414,7 @@ def create_game(request: HttpRequest, body: CreateIn) -> Any:
     response={200: GameOut, **WRITE_ERRORS},
     summary="Take a seat (invited, or a friend of the creator)",
 )
-def join_game(request: HttpRequest, game_id: int) -> Any:
+def join_game(request: ApiRequest, game_id: int) -> Any:
     _visible(request, game_id)
     services.game_join(request.auth, game_id)
     return _game_answer(request, _visible(request, game_id))
@@ -415,7 +425,7 @@ def join_game(request: HttpRequest, game_id: int) -> Any:
     response={200: GameOut, **WRITE_ERRORS},
     summary="Invite more friends before the start (creator)",
 )
-def invite_more(request: HttpRequest, game_id: int, body: InviteIn) -> Any:
+def invite_more(request: ApiRequest, game_id: int, body: InviteIn) -> Any:
     _visible(request, game_id)
     services.game_invite(request.auth, game_id, body.invite)
     return _game_answer(request, _visible(request, game_id))
@@ -426,7 +436,7 @@ def invite_more(request: HttpRequest, game_id: int, body: InviteIn) -> Any:
     response={204: None, **WRITE_ERRORS},
     summary="Leave a table before the start (the creator cancels it instead: /cancel)",
 )
-def leave_game(request: HttpRequest, game_id: int) -> Any:
+def leave_game(request: ApiRequest, game_id: int) -> Any:
     _visible(request, game_id)
     services.game_leave(request.auth, game_id)
     return Status(204, None)
@@ -437,7 +447,7 @@ def leave_game(request: HttpRequest, game_id: int) -> Any:
     response={204: None, **WRITE_ERRORS},
     summary="Cancel a table before the start (creator); everyone at it is told",
 )
-def cancel_game(request: HttpRequest, game_id: int) -> Any:
+def cancel_game(request: ApiRequest, game_id: int) -> Any:
     _visible(request, game_id)
     services.game_cancel(request.auth, game_id)
     return Status(204, None)
@@ -448,7 +458,7 @@ def cancel_game(request: HttpRequest, game_id: int) -> Any:
     response={200: GameOut, **WRITE_ERRORS},
     summary="Leave a game in play: the bot plays your seat to the end",
 )
-def quit_game(request: HttpRequest, game_id: int) -> Any:
+def quit_game(request: ApiRequest, game_id: int) -> Any:
     _visible(request, game_id)
     services.game_quit(request.auth, game_id)
     return _game_answer(request, _visible(request, game_id))
@@ -459,7 +469,7 @@ def quit_game(request: HttpRequest, game_id: int) -> Any:
     response={200: GameOut, **WRITE_ERRORS},
     summary="Start the game (creator); empty seats go to bots",
 )
-def start_game(request: HttpRequest, game_id: int) -> Any:
+def start_game(request: ApiRequest, game_id: int) -> Any:
     _visible(request, game_id)
     services.game_start(request.auth, game_id)
     return _game_answer(request, _visible(request, game_id))
@@ -470,7 +480,7 @@ def start_game(request: HttpRequest, game_id: int) -> Any:
     response={200: GamesOut, **ERRORS},
     summary="Your tables: your move, waiting on others, gathering players, invitations, finished",
 )
-def list_games(request: HttpRequest, before: int | None = None) -> Any:
+def list_games(request: ApiRequest, before: int | None = None) -> Any:
     invitations = list(selectors.invitations_for(request.auth))
     games = selectors.my_games(request.auth, before, also=[i.game for i in invitations])
     return {
@@ -501,7 +511,7 @@ def _line(game: Game) -> dict[str, Any]:
     response={200: GameOut, **ERRORS},
     summary="The game as the caller may see it",
 )
-def get_game(request: HttpRequest, game_id: int) -> Any:
+def get_game(request: ApiRequest, game_id: int) -> Any:
     game = _visible(request, game_id)
     if services.apply_if_expired(game):  # never an expired window shown as open
         game = _visible(request, game_id)
@@ -516,7 +526,7 @@ def get_game(request: HttpRequest, game_id: int) -> Any:
     "a key that already made another move (key_reused). The same key with the same move "
     "again answers the game with replayed: true and plays nothing.",
 )
-def post_action(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
+def post_action(request: ApiRequest, game_id: int, body: ActionIn) -> Any:
     request._fibbers_game_id = game_id  # type: ignore[attr-defined]
     try:
         result = services.act(request.auth, game_id, body.version, body.action, body.key)
@@ -535,7 +545,7 @@ def post_action(request: HttpRequest, game_id: int, body: ActionIn) -> Any:
     summary="The event log as the caller's seat may see it, a page at a time",
 )
 def get_events(
-    request: HttpRequest,
+    request: ApiRequest,
     game_id: int,
     after: int = 0,
     limit: int = Query(selectors.EVENTS_PAGE, ge=1, le=selectors.EVENTS_PAGE_MAX),

@@ -1,8 +1,11 @@
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from accounts.models import User
 from accounts.selectors import friends_of
 from games.catalog import registry as catalog
 from games.catalog.registry import title as game_title
@@ -55,16 +58,19 @@ class NewGameForm(forms.Form):
     # the form's own key: sent twice, it still makes one table (games/create_once.py)
     key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
 
-    def __init__(self, *args: object, user: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = [
+        game, invite = self.fields["game"], self.fields["invite"]
+        assert isinstance(game, forms.ChoiceField) and isinstance(invite, forms.ChoiceField)
+        game.choices = [
             (slug, f"{game_title(slug)} ({engine.min_players}–{engine.max_players})")
             for slug, engine in sorted(ENGINES.items())
         ]
-        self.fields["invite"].choices = [(u.username, u.name) for u in friends_of(user)]
+        invite.choices = [(u.username, u.name) for u in friends_of(user)]
 
     def clean(self) -> dict[str, object]:
         data = super().clean()
+        assert data is not None  # Form.clean returns the cleaned data
         game = data.get("game")
         if data.get("starts") == "me" and game in ENGINES and not ENGINES[game].creator_picks_start:
             self.add_error("starts", catalog.start_drawn_message(game))

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
+from accounts.signed_in import SignedInRequest
 from games import services
 from games.errors import GameError
 from games.models import Game, Report, Seat
@@ -27,16 +30,18 @@ class ReportForm(forms.Form):
         help_text=gettext_lazy("Only the moderators read this."),
     )
 
-    def __init__(self, *args: object, seats: list[Seat], **kwargs: object) -> None:
+    def __init__(self, *args: Any, seats: list[Seat], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        reported = self.fields["reported"]
+        assert isinstance(reported, forms.ChoiceField)
         # no player chosen until one is: a report sent by one stray tap named the first
-        self.fields["reported"].choices = [("", _("Choose a player"))] + [
+        reported.choices = [("", _("Choose a player"))] + [
             (seat.index, seat.name) for seat in seats
         ]
 
 
 @login_required
-def report_player(request: HttpRequest, game_id: int) -> HttpResponse:
+def report_player(request: SignedInRequest, game_id: int) -> HttpResponse:
     game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
     seats = list(game.seats.all()) if game else []
     if game is None or not any(seat.user_id == request.user.pk for seat in seats):

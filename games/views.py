@@ -21,13 +21,14 @@ from django.views.decorators.http import require_safe
 from accounts import notifications
 from accounts.models import User
 from accounts.selectors import are_friends
+from accounts.signed_in import SignedInRequest
 from config.guard import SaidNotFound
 from games import create_once, pending, presenters, replays, selectors, services
 from games.catalog import registry as catalog
 from games.engines import registry
 from games.errors import GameError, NotActive, NotAllowed, StaleVersion
 from games.forms import NewGameForm
-from games.models import Game, PaceSwitch
+from games.models import Game, PaceSwitch, Seat
 from games.services import chat, notify, pace, vacation
 from games.services.lobby_expiry import expires_at
 
@@ -44,7 +45,7 @@ def _visible_game(request: HttpRequest, game_id: int) -> Game:
 
 @never_cache
 @login_required
-def my_games(request: HttpRequest) -> HttpResponse:
+def my_games(request: SignedInRequest) -> HttpResponse:
     try:
         before = int(request.GET["before"]) if request.GET.get("before") else None
     except ValueError:
@@ -53,7 +54,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
     games = selectors.my_games(request.user, before, also=[i.game for i in invitations])
     unread = chat.unread_counts(request.user, games.mine + games.others + games.lobby)
     for game in games.mine + games.others + games.lobby:
-        game.unread_talk = unread.get(game.pk, 0)
+        game.unread_talk = unread.get(game.pk, 0)  # type: ignore[attr-defined]  # for the page
     selectors.lobby_details([*games.lobby, *(i.game for i in invitations)])
     # ?part=lists: only the lists, which the page's script swaps in place when the player's
     # own socket says they changed (templates/base.html)
@@ -76,7 +77,7 @@ def my_games(request: HttpRequest) -> HttpResponse:
 
 
 @login_required
-def new_game(request: HttpRequest) -> HttpResponse:
+def new_game(request: SignedInRequest) -> HttpResponse:
     initial: dict[str, Any] = {"key": secrets.token_urlsafe(12)}
     if request.GET.get("invite"):
         initial["invite"] = [request.GET["invite"]]
@@ -137,7 +138,7 @@ def new_game(request: HttpRequest) -> HttpResponse:
 
 def _pace_log(game: Game, players: list[str]) -> list[dict[str, Any]]:
     """The table's switches to the Live pace and back, as history entries (not engine events)."""
-    texts = {
+    texts: dict[str, str] = {
         PaceSwitch.Kind.PROPOSED: _("%(name)s proposes to play live now."),
         PaceSwitch.Kind.ACCEPTED: _("%(name)s wants to play live."),
         PaceSwitch.Kind.DECLINED: _("%(name)s would rather keep the table's pace."),
@@ -164,7 +165,7 @@ def _pace_log(game: Game, players: list[str]) -> list[dict[str, Any]]:
 HISTORY_SHOWN = 40  # the table page's newest log rows; the replay has every one once it is over
 
 
-def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
+def _table_context(request: SignedInRequest, game_id: int) -> dict[str, Any]:
     """Everything the table's parts show, for the requesting user's seat only."""
     game = _visible_game(request, game_id)
     if services.apply_if_expired(game):  # a page never shows an expired wait
@@ -244,7 +245,7 @@ def _table_context(request: HttpRequest, game_id: int) -> dict[str, Any]:
     }
 
 
-def _lobby_context(request: HttpRequest, game: Game) -> dict[str, Any]:
+def _lobby_context(request: SignedInRequest, game: Game) -> dict[str, Any]:
     """Before the start: who is invited and has answered, and the friends the creator may
     still invite (not seated, no open invitation)."""
     if game.status != Game.Status.LOBBY:
@@ -261,7 +262,7 @@ def _lobby_context(request: HttpRequest, game: Game) -> dict[str, Any]:
 @require_safe  # reading the table marks its notices and talk read: never on PUT or DELETE
 @never_cache  # the page is one seat's view: no-store, so no cache keeps anyone's cards
 @login_required
-def table(request: HttpRequest, game_id: int) -> HttpResponse:
+def table(request: SignedInRequest, game_id: int) -> HttpResponse:
     context = _table_context(request, game_id)
     if pending.SESSION_KEY in request.session:  # a move kept across a login
         payload = context["payload"]
@@ -279,14 +280,14 @@ def table(request: HttpRequest, game_id: int) -> HttpResponse:
 @require_safe
 @never_cache
 @login_required
-def table_live(request: HttpRequest, game_id: int) -> HttpResponse:
+def table_live(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The table's parts for the requesting seat, which the page's script swaps in place when
     its socket says the seat's revision grew. The same rendering as the page: only what
     ``engine.view`` gives that seat."""
     return render(request, "games/_table_live.html", _table_context(request, game_id))
 
 
-def _rematch(request: HttpRequest, game_id: int) -> HttpResponse:
+def _rematch(request: SignedInRequest, game_id: int) -> HttpResponse:
     """ "Play again": to the rematch, saying what became of the press."""
     try:
         rematch, made = services.game_rematch(request.user, game_id)
@@ -339,7 +340,7 @@ def _confirmation(request: HttpRequest, game: Game, command: str) -> dict[str, s
 
 
 @login_required
-def table_command(request: HttpRequest, game_id: int, command: str) -> HttpResponse:
+def table_command(request: SignedInRequest, game_id: int, command: str) -> HttpResponse:
     game = _visible_game(request, game_id)
     if request.method != "POST":
         # a command's URL visited by GET (a login that interrupted a POST): back to the table
@@ -408,7 +409,11 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
     except GameError as exc:
         messages.error(request, exc.message)
     else:
-        if command == "join" and result.game.status == Game.Status.ACTIVE:
+        if (
+            command == "join"
+            and isinstance(result, Seat)
+            and result.game.status == Game.Status.ACTIVE
+        ):
             message = _("You took the last seat: the game has started.")
         messages.success(request, message)
         if command == "leave":
@@ -419,17 +424,17 @@ def table_command(request: HttpRequest, game_id: int, command: str) -> HttpRespo
 
 
 @login_required
-def open_tables(request: HttpRequest) -> HttpResponse:
+def open_tables(request: SignedInRequest) -> HttpResponse:
     """Tables waiting for players that the viewer may join, with each host's reliability."""
     tables = selectors.open_tables(request.user)
     hosts = {r.user_id: r for r in selectors.records_for([t.created_by_id for t in tables])}
     for table in tables:
-        table.host_reliability = hosts.get(table.created_by_id)
+        table.host_reliability = hosts.get(table.created_by_id)  # type: ignore[attr-defined]  # for the page
     return render(request, "games/open_tables.html", {"tables": tables})
 
 
 @login_required
-def learn(request: HttpRequest, slug: str) -> HttpResponse:
+def learn(request: SignedInRequest, slug: str) -> HttpResponse:
     """Learn to play: a Live table against bots, the rules beside the board."""
     if request.method != "POST":
         # opened by GET (a login that interrupted the POST): back to the rules, not a 405
@@ -443,7 +448,7 @@ def learn(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-def player(request: HttpRequest, username: str) -> HttpResponse:
+def player(request: SignedInRequest, username: str) -> HttpResponse:
     """A player's records per game and last finished tables: for themselves and their friends."""
     person = get_object_or_404(User, username=username, is_active=True)
     if person.pk != request.user.pk and not are_friends(request.user, person):
@@ -508,7 +513,7 @@ def table_act(request: HttpRequest, game_id: int) -> HttpResponse:
 
 @never_cache
 @login_required
-def replay(request: HttpRequest, game_id: int) -> HttpResponse:
+def replay(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The reveal: the game's own board at each step, every card face up; it opens at the deal."""
     game = _visible_game(request, game_id)
     if not game.is_over or game.state is None:
@@ -556,7 +561,7 @@ def rules(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @login_required
-def vacation_page(request: HttpRequest) -> HttpResponse:
+def vacation_page(request: SignedInRequest) -> HttpResponse:
     if request.method == "POST":
         try:
             if request.POST.get("end"):
@@ -591,7 +596,7 @@ def vacation_page(request: HttpRequest) -> HttpResponse:
 # --- Table talk ------------------------------------------------------------------------------
 
 
-def _chat_context(request: HttpRequest, game: Game) -> dict:
+def _chat_context(request: SignedInRequest, game: Game) -> dict:
     return {
         "game": game,
         "chat": chat.messages_for(game, request.user),
@@ -605,7 +610,7 @@ def _chat_context(request: HttpRequest, game: Game) -> dict:
 
 
 @login_required
-def chat_panel(request: HttpRequest, game_id: int) -> HttpResponse:
+def chat_panel(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The talk alone (the table's script swaps it in when the socket says it changed)."""
     game = _visible_game(request, game_id)
     chat.mark_read(game, request.user)
@@ -613,7 +618,7 @@ def chat_panel(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
+def chat_post(request: SignedInRequest, game_id: int) -> HttpResponse:
     _visible_game(request, game_id)
     if request.method != "POST":
         # opened by GET (a login that interrupted the POST): back to the talk, not a 405
@@ -626,7 +631,7 @@ def chat_post(request: HttpRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-def chat_report(request: HttpRequest, message_id: int) -> HttpResponse:
+def chat_report(request: SignedInRequest, message_id: int) -> HttpResponse:
     if request.method != "POST":  # opened by GET (a login interrupted the POST): no 405
         messages.info(
             request, _("Nothing was reported: press “Report this message” again at the table.")
@@ -642,7 +647,7 @@ def chat_report(request: HttpRequest, message_id: int) -> HttpResponse:
 
 
 @login_required
-def chat_mute(request: HttpRequest, username: str) -> HttpResponse:
+def chat_mute(request: SignedInRequest, username: str) -> HttpResponse:
     if request.method != "POST":  # opened by GET (a login interrupted the POST): no 405
         return redirect("games:my_games")
     other = get_object_or_404(User, username=username)
