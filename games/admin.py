@@ -9,7 +9,7 @@ moderation log row. The event log with every hidden card needs ``games.view_even
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin
@@ -23,8 +23,10 @@ from django.utils.text import Truncator
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
+from accounts.signed_in import SignedInRequest
 from config.admin_actions import ConfirmedActions
 from config.admin_lookups import DeclaredLookupsOnly
+from config.admin_mixins import ModelAdminMixin
 from games import replays, selectors, services
 from games.admin_reveal import (
     EVENT_PERMISSION,
@@ -42,8 +44,11 @@ from games.models import ChatMessage, Event, Game, Invitation, Report, Seat
 from games.services import chat
 from games.services.sweep import FLAG_AFTER_FAILURES
 
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
-class TalkCount:
+
+class TalkCount(ModelAdminMixin):
     """A ModelAdmin mixin for the pages of one object with a "table talk" link: the object
     carries ``talk_lines``, its table's lines the viewer may read there (the spectators'
     channel of a table they play at left out). Counted for the object's own page only, where
@@ -52,7 +57,7 @@ class TalkCount:
     talk_game_field = "game_id"
 
     def get_object(self, request: HttpRequest, object_id: str, from_field: Any = None) -> Any:
-        obj = super().get_object(request, object_id, from_field)  # type: ignore[misc]
+        obj = super().get_object(request, object_id, from_field)
         if obj is not None:
             game_id = getattr(obj, self.talk_game_field)
             talk = selectors.talk_read_by_staff(request.user).filter(game_id=game_id)
@@ -210,7 +215,7 @@ class StuckFilter(admin.SimpleListFilter):
     title = _("deadline")
     parameter_name = "stuck"
 
-    def lookups(self, request: Any, model_admin: Any) -> list[tuple[str, str]]:
+    def lookups(self, request: Any, model_admin: Any) -> list[tuple[str, StrOrPromise]]:
         return [("yes", _("failing (retried with backoff)"))]
 
     def queryset(self, request: Any, queryset: Any) -> Any:
@@ -384,7 +389,7 @@ class GameAdmin(TalkCount, RevealStep, ReadOnlyModelAdmin):
 
     @admin.display(description=_("table talk"))
     def table_talk(self, game: Game) -> str:
-        return _talk_link(game.pk, game.talk_lines)
+        return _talk_link(game.pk, game.talk_lines)  # type: ignore[attr-defined]  # TalkCount
 
     @admin.display(description=_("waiting for"))
     def waiting_for(self, game: Game) -> str:
@@ -451,7 +456,9 @@ class GameAdmin(TalkCount, RevealStep, ReadOnlyModelAdmin):
         return TemplateResponse(request, "admin/games/game/full_log.html", context)
 
     @admin.action(description=_("Abort selected games…"), permissions=["moderate"])
-    def abort_games(self, request: HttpRequest, queryset: QuerySet[Game]) -> HttpResponse | None:
+    def abort_games(
+        self, request: SignedInRequest, queryset: QuerySet[Game]
+    ) -> HttpResponse | None:
         return self.confirm_and_run(
             request,
             queryset,
@@ -470,7 +477,7 @@ class GameAdmin(TalkCount, RevealStep, ReadOnlyModelAdmin):
 
     @admin.action(description=_("Force the current deadline now…"), permissions=["moderate"])
     def force_deadlines(
-        self, request: HttpRequest, queryset: QuerySet[Game]
+        self, request: SignedInRequest, queryset: QuerySet[Game]
     ) -> HttpResponse | None:
         return self.confirm_and_run(
             request,
@@ -524,7 +531,9 @@ class SeatAdmin(ReadOnlyModelAdmin):
         return seat.game.get_status_display()
 
     @admin.action(description=_("Replace selected seats by the bot…"), permissions=["moderate"])
-    def replace_by_bot(self, request: HttpRequest, queryset: QuerySet[Seat]) -> HttpResponse | None:
+    def replace_by_bot(
+        self, request: SignedInRequest, queryset: QuerySet[Seat]
+    ) -> HttpResponse | None:
         return self.confirm_and_run(
             request,
             queryset.select_related("game", "user"),
@@ -634,7 +643,7 @@ class ReportAdmin(TalkCount, ReadOnlyModelAdmin):
 
     @admin.display(description=_("table talk"))
     def table_talk(self, report: Report) -> str:
-        return _talk_link(report.game_id, report.talk_lines)
+        return _talk_link(report.game_id, report.talk_lines)  # type: ignore[attr-defined]  # TalkCount
 
     @admin.display(description=_("all reports about this player"))
     def reports_about_player(self, report: Report) -> str:
@@ -644,7 +653,9 @@ class ReportAdmin(TalkCount, ReadOnlyModelAdmin):
         count = Report.objects.filter(reported_id=report.reported_id).count()
         return format_html('<a href="{}">{}</a>', url, count)
 
-    def _close(self, request: HttpRequest, queryset: QuerySet[Report], status: str, **kw: Any):
+    def _close(
+        self, request: SignedInRequest, queryset: QuerySet[Report], status: str, **kw: Any
+    ) -> HttpResponse | None:
         return self.confirm_and_run(
             request,
             queryset.select_related("reporter", "reported"),
@@ -654,7 +665,9 @@ class ReportAdmin(TalkCount, ReadOnlyModelAdmin):
         )
 
     @admin.action(description=_("Resolve selected reports…"), permissions=["moderate"])
-    def resolve_reports(self, request: HttpRequest, queryset: QuerySet[Report]):
+    def resolve_reports(
+        self, request: SignedInRequest, queryset: QuerySet[Report]
+    ) -> HttpResponse | None:
         return self._close(
             request,
             queryset,
@@ -673,7 +686,9 @@ class ReportAdmin(TalkCount, ReadOnlyModelAdmin):
         )
 
     @admin.action(description=_("Dismiss selected reports…"), permissions=["moderate"])
-    def dismiss_reports(self, request: HttpRequest, queryset: QuerySet[Report]):
+    def dismiss_reports(
+        self, request: SignedInRequest, queryset: QuerySet[Report]
+    ) -> HttpResponse | None:
         return self._close(
             request,
             queryset,
@@ -689,7 +704,9 @@ class ReportAdmin(TalkCount, ReadOnlyModelAdmin):
         )
 
     @admin.action(description=_("Reopen selected reports…"), permissions=["moderate"])
-    def reopen_reports(self, request: HttpRequest, queryset: QuerySet[Report]):
+    def reopen_reports(
+        self, request: SignedInRequest, queryset: QuerySet[Report]
+    ) -> HttpResponse | None:
         return self.confirm_and_run(
             request,
             queryset.select_related("reporter", "reported"),
@@ -738,7 +755,7 @@ class ChatMessageAdmin(ConfirmedActions, DeclaredLookupsOnly, admin.ModelAdmin):
 
     @admin.action(description=_("Hide the selected messages…"), permissions=["change"])
     def hide_messages(
-        self, request: HttpRequest, queryset: QuerySet[ChatMessage]
+        self, request: SignedInRequest, queryset: QuerySet[ChatMessage]
     ) -> HttpResponse | None:
         return self.confirm_and_run(
             request,
@@ -758,7 +775,7 @@ class ChatMessageAdmin(ConfirmedActions, DeclaredLookupsOnly, admin.ModelAdmin):
 
     @admin.action(description=_("Show the selected messages again…"), permissions=["change"])
     def show_messages(
-        self, request: HttpRequest, queryset: QuerySet[ChatMessage]
+        self, request: SignedInRequest, queryset: QuerySet[ChatMessage]
     ) -> HttpResponse | None:
         return self.confirm_and_run(
             request,

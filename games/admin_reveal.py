@@ -22,6 +22,8 @@ from django.urls import reverse
 from django.utils.translation import gettext_lazy as _
 
 from accounts.models import ModerationLog
+from accounts.signed_in import SignedInRequest
+from config.admin_mixins import ModelAdminMixin
 from games.models import OPEN_STATUSES, Game
 
 EVENT_PERMISSION = "games.view_event"
@@ -62,10 +64,10 @@ def after_reveal_url(game_id: int, to: str = "") -> str:
     return reverse("admin:games_game_change", args=[game_id]) + f"?{REVEAL}=1"
 
 
-class RevealStep:
+class RevealStep(ModelAdminMixin):
     """A GameAdmin mixin: the reveal page, and the way back to it from a bare link."""
 
-    def reveal_view(self, request: HttpRequest, game_id: int) -> HttpResponse:
+    def reveal_view(self, request: SignedInRequest, game_id: int) -> HttpResponse:
         game = Game.objects.filter(pk=game_id).prefetch_related("seats__user").first()
         if game is None:
             raise Http404()
