@@ -68,7 +68,7 @@ class AccountAdapter(DefaultAccountAdapter):
             log.warning("account email %s not sent: %s", template_prefix, type(exc).__name__)
             request = getattr(self, "request", None)
             if request is not None:
-                request.account_mail_failed = True  # type: ignore[attr-defined]
+                request.account_mail_failed = True
                 messages.error(
                     request,
                     _("We could not send you the email just now. Try again in a few minutes."),

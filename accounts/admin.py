@@ -6,7 +6,7 @@ accounts.services, and the friendship tables are read-only here.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
 from django.contrib import admin, messages
@@ -33,6 +33,7 @@ from accounts.models import (
     User,
 )
 from accounts.names import checked_display_name
+from accounts.signed_in import SignedInRequest
 from config.admin_actions import ConfirmedActions, ReasonForm
 from config.admin_lookups import DeclaredLookupsOnly
 
@@ -42,6 +43,9 @@ from games import broadcast
 from games.admin import game_admin_link
 from games.errors import GameError
 from games.services import seats_to_bot_for_banned
+
+if TYPE_CHECKING:
+    from django_stubs_ext import FieldsetSpec, StrOrPromise
 
 admin.site.site_header = _("Fibbers administration")
 admin.site.site_title = _("Fibbers administration")
@@ -74,10 +78,10 @@ class BannedFilter(admin.SimpleListFilter):
     title = _("banned")
     parameter_name = "banned"
 
-    def lookups(self, request, model_admin):
+    def lookups(self, request: Any, model_admin: Any) -> list[tuple[str, StrOrPromise]]:
         return [("yes", _("Yes")), ("no", _("No"))]
 
-    def queryset(self, request, queryset):
+    def queryset(self, request: Any, queryset: QuerySet[User]) -> QuerySet[User]:
         if self.value() == "yes":
             return queryset.filter(banned_at__isnull=False)
         if self.value() == "no":
@@ -91,7 +95,7 @@ class ReadOnlyAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
     def has_add_permission(self, request: HttpRequest) -> bool:
         return False
 
-    def has_change_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_change_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
 
@@ -134,7 +138,7 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
         "date_joined",
     )
     fieldsets = (
-        *DjangoUserAdmin.fieldsets,
+        *(DjangoUserAdmin.fieldsets or ()),
         (
             _("Profile"),
             {
@@ -171,6 +175,7 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         if change and form.changed_data:  # a rename is a moderation act like a ban: logged
+            assert isinstance(request.user, User)  # the admin lets in signed-in staff only
             ModerationLog.objects.create(
                 actor=request.user,
                 action=ModerationLog.Action.USER_EDITED,
@@ -179,7 +184,7 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
                 % {"fields": ", ".join(str(form.fields[f].label) for f in form.changed_data)},
             )
 
-    def get_readonly_fields(self, request, obj=None):
+    def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:
         # is_active follows bans; flipping it by hand would leave no moderation log row.
         # ... and the talk's suspension follows its actions, logged the same way
         fields = (*super().get_readonly_fields(request, obj), "is_active", "talk_suspended_until")
@@ -187,7 +192,7 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
             fields = (*fields, *ACCESS_FIELDS)
         return fields
 
-    def get_fieldsets(self, request, obj=None):
+    def get_fieldsets(self, request: HttpRequest, obj: Any = None) -> FieldsetSpec:
         fieldsets = super().get_fieldsets(request, obj)
         if obj is None or request.user.is_superuser:
             return fieldsets
@@ -197,7 +202,9 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
             for name, opts in fieldsets
         )
 
-    def user_change_password(self, request, id, form_url=""):
+    def user_change_password(
+        self, request: HttpRequest, id: str, form_url: str = ""
+    ) -> HttpResponse:
         # Setting someone's password is taking their account: superusers only, whatever a
         # moderator's change permission (which banning needs) would otherwise allow.
         if not request.user.is_superuser:
@@ -211,7 +218,7 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
         return response
 
     @admin.action(description=_("Ban selected users…"), permissions=["change"])
-    def ban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+    def ban_users(self, request: SignedInRequest, queryset: QuerySet[User]) -> HttpResponse | None:
         form = BanReasonForm(request.POST if "apply" in request.POST else None)
         if "apply" in request.POST and form.is_valid():
             done, seats, refused = 0, 0, []
@@ -256,7 +263,9 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
         return TemplateResponse(request, "accounts/admin/ban_users.html", context)
 
     @admin.action(description=_("Unban selected users…"), permissions=["change"])
-    def unban_users(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+    def unban_users(
+        self, request: SignedInRequest, queryset: QuerySet[User]
+    ) -> HttpResponse | None:
         return self.confirm_and_run(
             request,
             queryset,
@@ -280,7 +289,9 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
         )
 
     @admin.action(description=_("Suspend their table talk…"), permissions=["change"])
-    def suspend_talk(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+    def suspend_talk(
+        self, request: SignedInRequest, queryset: QuerySet[User]
+    ) -> HttpResponse | None:
         # the days chosen, read once: confirm_and_run calls the service only on a valid form
         chosen = TalkSuspensionForm(request.POST)
         days = chosen.cleaned_data["days"] if chosen.is_valid() else 0
@@ -307,7 +318,9 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
         )
 
     @admin.action(description=_("Restore their table talk…"), permissions=["change"])
-    def restore_talk(self, request: HttpRequest, queryset: QuerySet[User]) -> HttpResponse | None:
+    def restore_talk(
+        self, request: SignedInRequest, queryset: QuerySet[User]
+    ) -> HttpResponse | None:
         return self.confirm_and_run(
             request,
             queryset,
@@ -368,7 +381,7 @@ class ApiTokenAdmin(ReadOnlyAdmin):
     actions = ["revoke_tokens"]
 
     @admin.action(description=_("Revoke selected tokens"), permissions=["delete"])
-    def revoke_tokens(self, request: HttpRequest, queryset: QuerySet[ApiToken]) -> None:
+    def revoke_tokens(self, request: SignedInRequest, queryset: QuerySet[ApiToken]) -> None:
         count = 0
         for token in queryset.select_related("user").filter(revoked_at__isnull=True):
             services.api_token_revoke(token.user, token)
@@ -464,7 +477,7 @@ class ModerationLogAdmin(ReadOnlyAdmin):
     list_select_related = ("actor", "target_user")
     date_hierarchy = "created_at"
 
-    def has_delete_permission(self, request: HttpRequest, obj=None) -> bool:
+    def has_delete_permission(self, request: HttpRequest, obj: Any = None) -> bool:
         return False
 
     @admin.display(description=_("game"), ordering="game_id")

@@ -92,7 +92,11 @@ def deliver(note: Notification, now: datetime) -> str:
         _settle(note, Email.DIGEST if decision == "digest" else Email.SKIPPED)
         return decision
     # a wait's notice says when the wait is due (the email stands only while it is current)
-    deadline = notifications.wait_deadline(note.game_id) if note.wait_seq is not None else None
+    deadline = (
+        notifications.wait_deadline(note.game_id)
+        if note.wait_seq is not None and note.game_id is not None
+        else None
+    )
     try:
         mailing.send(
             note.user,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from django import forms
@@ -81,16 +82,18 @@ class ProfileForm(forms.Form):
         label=_("Remind me by email before a turn deadline"), required=False
     )
 
-    def __init__(self, *args, user: User | None = None, **kwargs) -> None:
+    def __init__(self, *args: Any, user: User | None = None, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.user = user
-        self.fields["time_zone"].choices = profile_zone_choices(user.time_zone if user else "")
+        time_zone = self.fields["time_zone"]
+        assert isinstance(time_zone, forms.ChoiceField)
+        time_zone.choices = profile_zone_choices(user.time_zone if user else "")
 
     def clean_display_name(self) -> str:
         return checked_display_name(self.cleaned_data["display_name"], self.user)
 
     @classmethod
-    def for_user(cls, user: User, data=None) -> ProfileForm:
+    def for_user(cls, user: User, data: Mapping[str, Any] | None = None) -> ProfileForm:
         current = translation.get_language()
         if current not in dict(settings.LANGUAGES):
             current = settings.LANGUAGE_CODE

@@ -74,7 +74,7 @@ def send(
         translation.override(language or user.language or settings.LANGUAGE_CODE),
         timezone.override(user_zone(user)),
     ):
-        text = render_to_string(f"email/{template}.txt", context)
+        text: str = render_to_string(f"email/{template}.txt", context)
         html = render_to_string(f"email/{template}.html", context)
         # a Persian subject began with the Latin "[Fibbers]": mail clients set it left to right,
         # and so each line of the plain text that opens with a name, a number or a link

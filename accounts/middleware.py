@@ -50,7 +50,11 @@ class UserTimeZoneMiddleware:
         user = getattr(request, "user", None)
         name = getattr(user, "time_zone", "") if user is not None else ""
         try:
-            zone = zoneinfo.ZoneInfo(name) if name and user.is_authenticated else None
+            zone = (
+                zoneinfo.ZoneInfo(name)
+                if name and user is not None and user.is_authenticated
+                else None
+            )
         except (zoneinfo.ZoneInfoNotFoundError, ValueError):
             zone = None
         if zone is None:

@@ -51,7 +51,7 @@ MAX_FAILURES = 20  # failed deliveries in a row (not 404/410) before a subscript
 MAX_TTL = 28 * 24 * 3600
 URGENT_WITHIN = timedelta(hours=1)  # a wait due this soon (a Live or Fast table) is urgent
 # How long a notice that is not about a wait stays worth delivering, and how urgent it is.
-OTHER_KINDS = {
+OTHER_KINDS: dict[str, tuple[int, str]] = {
     Notification.Kind.INVITATION: (7 * 24 * 3600, "normal"),
     Notification.Kind.FRIEND_REQUEST: (7 * 24 * 3600, "normal"),
     Notification.Kind.GAME_FINISHED: (3 * 24 * 3600, "low"),
@@ -83,7 +83,7 @@ def _addresses(host: str, port: int) -> list[ipaddress.IPv4Address | ipaddress.I
         infos = socket.getaddrinfo(host, port, proto=socket.IPPROTO_TCP)
     except (socket.gaierror, UnicodeError, OSError):
         return []
-    return [ipaddress.ip_address(info[4][0].split("%")[0]) for info in infos]
+    return [ipaddress.ip_address(str(info[4][0]).split("%")[0]) for info in infos]
 
 
 def check_endpoint(endpoint: str) -> None:

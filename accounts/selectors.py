@@ -174,6 +174,7 @@ def notice_groups(user: User, rows: Iterable[Notification]) -> list[NoticeGroup]
             .order_by("-created_at", "-pk")
         )
         for note in older:
+            assert note.game_id is not None  # game_id__in
             earlier.setdefault(note.game_id, []).append(note)
     return [
         NoticeGroup(row, earlier.get(row.game_id, []) if row.game_id is not None else [])

@@ -180,7 +180,7 @@ def _lock_pair(a: User, b: User) -> None:
     list(User.objects.select_for_update().filter(pk__in=[a.pk, b.pk]).order_by("pk"))
 
 
-def _pending_between(a: User, b: User):
+def _pending_between(a: User, b: User) -> QuerySet[FriendRequest]:
     return FriendRequest.objects.filter(
         Q(from_user=a, to_user=b) | Q(from_user=b, to_user=a),
         status=FriendRequest.Status.PENDING,

@@ -19,6 +19,7 @@ from babel.core import UnknownLocaleError, get_global
 UTC = "UTC"
 # Without a readable zone.tab: the zones under a continent or ocean (the legacy "US/…",
 # "Etc/…" names are left out; they remain accepted, see offered_zone)
+REGIONS: tuple[str, ...]
 REGIONS = ("Africa/", "America/", "Antarctica/", "Arctic/", "Asia/", "Atlantic/", "Australia/")
 REGIONS += ("Europe/", "Indian/", "Pacific/")
 

@@ -79,7 +79,7 @@ def live_token(raw: str, entry: Any = _NOT_READ) -> ApiToken | None:
         return None
 
 
-def _live(raw: str, entry: Any) -> ApiToken | None:
+def _live(raw: object, entry: Any) -> ApiToken | None:
     if not isinstance(raw, str):
         return None
     raw = raw.strip()

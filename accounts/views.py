@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from pathlib import Path
 
 from allauth.account.decorators import reauthentication_required
@@ -39,6 +40,7 @@ from accounts.models import (
     PushSubscription,
     User,
 )
+from accounts.signed_in import SignedInRequest
 
 # Closing an account leaves its tables first: the one place these views reach into games.
 from games.services.departure import player_departed
@@ -73,7 +75,7 @@ def favicon(request: HttpRequest) -> HttpResponse:
 
 
 def _render_profile(
-    request: HttpRequest,
+    request: SignedInRequest,
     profile_form: ProfileForm | None = None,
     token_form: ApiTokenForm | None = None,
 ) -> HttpResponse:
@@ -110,7 +112,7 @@ def _set_language_cookie(response: HttpResponse, language: str) -> None:
 
 @login_required
 @require_http_methods(["GET", "POST"])
-def profile(request: HttpRequest) -> HttpResponse:
+def profile(request: SignedInRequest) -> HttpResponse:
     if request.method != "POST":
         return _render_profile(request)
     form = ProfileForm.for_user(request.user, data=request.POST)
@@ -128,7 +130,7 @@ def profile(request: HttpRequest) -> HttpResponse:
 @login_required
 @require_http_methods(["GET", "POST"])
 @reauthentication_required(allow_get=True)  # the password again (allauth's page and limits)
-def account_close(request: HttpRequest) -> HttpResponse:
+def account_close(request: SignedInRequest) -> HttpResponse:
     form = AccountCloseForm(request.POST if request.method == "POST" else None)
     if request.method != "POST" or not form.is_valid():
         return render(request, "accounts/close.html", {"form": form})
@@ -143,7 +145,7 @@ def account_close(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def api_token_create(request: HttpRequest) -> HttpResponse:
+def api_token_create(request: SignedInRequest) -> HttpResponse:
     form = ApiTokenForm(request.POST)
     if not form.is_valid():
         return _render_profile(request, token_form=form)
@@ -160,7 +162,7 @@ def api_token_create(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
+def api_token_revoke(request: SignedInRequest, token_id: int) -> HttpResponse:
     token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
     # revoked already (a second tab, a double click): the same answer, nothing more to do
     services.api_token_revoke(request.user, token)
@@ -173,7 +175,7 @@ def api_token_revoke(request: HttpRequest, token_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def push_subscribe(request: HttpRequest) -> HttpResponse:
+def push_subscribe(request: SignedInRequest) -> HttpResponse:
     """The browser's PushSubscription.toJSON(), posted by static/js/push.js."""
     try:
         data = json.loads(request.body or b"{}")
@@ -193,7 +195,7 @@ def push_subscribe(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def push_unsubscribe(request: HttpRequest) -> HttpResponse:
+def push_unsubscribe(request: SignedInRequest) -> HttpResponse:
     """From the script (JSON with the endpoint this browser drops) or from the profile's list
     of devices (a form with the subscription's id)."""
     if request.content_type == "application/json":
@@ -211,7 +213,7 @@ def push_unsubscribe(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def push_kinds(request: HttpRequest) -> HttpResponse:
+def push_kinds(request: SignedInRequest) -> HttpResponse:
     form = PushKindsForm(request.POST)
     if form.is_valid():
         push.set_kinds(request.user, form.cleaned_data["kinds"])
@@ -235,7 +237,7 @@ def push_service_worker(request: HttpRequest) -> HttpResponse:
 # --- Friends ----------------------------------------------------------------------------------
 
 
-def _render_friends(request: HttpRequest, find_form: FindPlayerForm) -> HttpResponse:
+def _render_friends(request: SignedInRequest, find_form: FindPlayerForm) -> HttpResponse:
     user = request.user
     found = None
     if find_form.is_bound and find_form.is_valid():
@@ -257,14 +259,14 @@ def _render_friends(request: HttpRequest, find_form: FindPlayerForm) -> HttpResp
 
 @login_required
 @require_GET
-def friends(request: HttpRequest) -> HttpResponse:
+def friends(request: SignedInRequest) -> HttpResponse:
     find_form = FindPlayerForm(request.GET) if "who" in request.GET else FindPlayerForm()
     return _render_friends(request, find_form)
 
 
 @login_required
 @require_POST
-def friend_request_send(request: HttpRequest) -> HttpResponse:
+def friend_request_send(request: SignedInRequest) -> HttpResponse:
     form = FindPlayerForm(request.POST)
     if not form.is_valid():
         return _render_friends(request, form)
@@ -293,7 +295,13 @@ def friend_request_send(request: HttpRequest) -> HttpResponse:
     return redirect("friends")
 
 
-def _act(request: HttpRequest, action, success: str, other: User, *args) -> HttpResponse:
+def _act(
+    request: SignedInRequest,
+    action: Callable[..., object],
+    success: str,
+    other: User,
+    *args: object,
+) -> HttpResponse:
     try:
         action(request.user, *args)
     except services.FriendError as error:
@@ -316,7 +324,7 @@ def _incoming(request: HttpRequest, request_id: int) -> FriendRequest:
 
 @login_required
 @require_POST
-def friend_request_accept(request: HttpRequest, request_id: int) -> HttpResponse:
+def friend_request_accept(request: SignedInRequest, request_id: int) -> HttpResponse:
     friend_request = _incoming(request, request_id)
     return _act(
         request,
@@ -329,7 +337,7 @@ def friend_request_accept(request: HttpRequest, request_id: int) -> HttpResponse
 
 @login_required
 @require_POST
-def friend_request_decline(request: HttpRequest, request_id: int) -> HttpResponse:
+def friend_request_decline(request: SignedInRequest, request_id: int) -> HttpResponse:
     friend_request = _incoming(request, request_id)
     return _act(
         request,
@@ -342,7 +350,7 @@ def friend_request_decline(request: HttpRequest, request_id: int) -> HttpRespons
 
 @login_required
 @require_POST
-def friend_request_cancel(request: HttpRequest, request_id: int) -> HttpResponse:
+def friend_request_cancel(request: SignedInRequest, request_id: int) -> HttpResponse:
     # a request sent to an address is not the sender's to see, by id either (its answer
     # would name whose address it was): "not found", like an id that never existed
     friend_request = get_object_or_404(
@@ -362,7 +370,7 @@ def friend_request_cancel(request: HttpRequest, request_id: int) -> HttpResponse
 
 @login_required
 @require_POST
-def friend_remove(request: HttpRequest, user_id: int) -> HttpResponse:
+def friend_remove(request: SignedInRequest, user_id: int) -> HttpResponse:
     other = get_object_or_404(User, pk=user_id)
     return _act(
         request,
@@ -375,7 +383,7 @@ def friend_remove(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def block(request: HttpRequest, user_id: int) -> HttpResponse:
+def block(request: SignedInRequest, user_id: int) -> HttpResponse:
     other = get_object_or_404(User, pk=user_id)
     return _act(
         request,
@@ -388,7 +396,7 @@ def block(request: HttpRequest, user_id: int) -> HttpResponse:
 
 @login_required
 @require_POST
-def unblock(request: HttpRequest, user_id: int) -> HttpResponse:
+def unblock(request: SignedInRequest, user_id: int) -> HttpResponse:
     other = get_object_or_404(User, pk=user_id)
     return _act(request, services.user_unblock, _("You unblocked %(name)s."), other, other)
 
@@ -397,7 +405,7 @@ def unblock(request: HttpRequest, user_id: int) -> HttpResponse:
 
 
 @login_required
-def notifications_page(request: HttpRequest) -> HttpResponse:
+def notifications_page(request: SignedInRequest) -> HttpResponse:
     pages = Paginator(selectors.notice_rows(request.user), selectors.NOTICES_PAGE)
     page = pages.get_page(request.GET.get("page"))
     groups = selectors.notice_groups(request.user, page.object_list)
@@ -406,7 +414,7 @@ def notifications_page(request: HttpRequest) -> HttpResponse:
 
 @login_required
 @require_POST
-def notifications_read(request: HttpRequest) -> HttpResponse:
+def notifications_read(request: SignedInRequest) -> HttpResponse:
     game = request.POST.get("game", "")
     if game.isdigit():
         # a row stands for a table: all its notices, on this page or older ones

@@ -8,7 +8,7 @@ scripts/services.sh
 .venv/bin/ruff check .
 .venv/bin/ruff format --check .
 .venv/bin/lint-imports
-# the type hints of the engines and the games' presentations (files: pyproject.toml's [tool.mypy])
+# the type hints of config/, games/ and accounts/ (files: pyproject.toml's [tool.mypy])
 .venv/bin/mypy
 if command -v msgfmt >/dev/null 2>&1 && [ -d locale ]; then
   .venv/bin/python manage.py compilemessages --ignore=.venv -v 0
