@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypedDict
 
-from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
+from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Value, When, Window
+from django.db.models.functions import RowNumber
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
@@ -677,15 +678,26 @@ class _Reliability:
 
 
 def lists_stamp(user: Any) -> str:
-    """A fingerprint of what the My games page shows this player: their tables with the
-    revision their own seat observes, and their open invitations. It changes exactly when
-    that page would; it carries no game content (a hash of the player's own observations).
-    A seat the bot plays for good is watched, not played: its player observes what a spectator
-    does, or the stamp would count the secret answers the bot gives from their old hand."""
-    # the columns it needs, no rows: a player's 500 tables with their states took ~78 ms of
-    # the My games page (and of each new stamp on their socket) decoding JSON it never read
+    """A fingerprint of what the My games page shows this player: the tables its lists hold
+    (the newest open ones, the first page of finished ones) with the revision their own seat
+    observes, and their open invitations. It changes when that page would; it carries no game
+    content (a hash of the player's own observations). A seat the bot plays for good is
+    watched, not played: its player observes what a spectator does, or the stamp would count
+    the secret answers the bot gives from their old hand."""
+    # The page's tables only, and their columns only: every seat of a player's 500 tables,
+    # with each game's state, took ~78 ms of the page (and of each new stamp on their socket).
+    # Each of the two lists' newest rows, numbered in one query (index seat_user_game).
+    is_open = Case(When(game__status__in=OPEN_STATUSES, then=Value(True)), default=Value(False))
     seats = (
         Seat.objects.filter(user=user)
+        .annotate(
+            newest=Window(RowNumber(), partition_by=[is_open], order_by=F("game_id").desc()),
+            shown=Case(
+                When(game__status__in=OPEN_STATUSES, then=Value(3 * MY_GAMES_OPEN_LIMIT)),
+                default=Value(MY_GAMES_FINISHED_PAGE + 1),
+            ),
+        )
+        .filter(newest__lte=F("shown"))
         .order_by("game_id")
         .values_list(
             "game_id",
