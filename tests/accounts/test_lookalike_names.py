@@ -115,6 +115,7 @@ def test_the_key_follows_the_shown_name(alice):
     assert name_key(CYRILLIC_ALICE) == name_key("Alice") == name_key("ALICE")
 
 
+@pytest.mark.django_db(transaction=True)  # 0020 drops and builds its index concurrently
 def test_the_migration_fills_every_players_key(alice, bob):
     User.objects.update(name_key="")
     call_command("migrate", "accounts", "0018", verbosity=0)
