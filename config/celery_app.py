@@ -4,8 +4,12 @@ import os
 
 from celery import Celery
 
+from config import task_logs
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
 app = Celery("fibbers")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+# the beat's idle sweeps log at DEBUG, not INFO (config/task_logs.py)
+task_logs.install(app)

@@ -50,12 +50,13 @@ def server_env(**extra: str) -> dict[str, str]:
     }
 
 
-def celery_worker_command(schedule: Path) -> list[str]:
+def celery_worker_command(schedule: Path, loglevel: str = "INFO") -> list[str]:
     """A Celery worker with its embedded beat, as the tests and benches run it: one process
-    (solo pool) on the deadline and email queues, no gossip, mingle or event heartbeats."""
+    (solo pool) on the deadline and email queues, no gossip, mingle or event heartbeats. At
+    INFO the beat's idle sweeps are not logged (config/task_logs.py): DEBUG shows them."""
     return [
         *(sys.executable, "-m", "celery", "-A", "config", "worker", "--beat", "--pool=solo"),
-        *("-Q", "deadlines,email", "-l", "INFO", "--schedule", str(schedule)),
+        *("-Q", "deadlines,email", "-l", loglevel, "--schedule", str(schedule)),
         *("--without-heartbeat", "--without-gossip", "--without-mingle"),
     ]
 

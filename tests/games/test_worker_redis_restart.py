@@ -59,7 +59,8 @@ def test_the_worker_keeps_working_after_redis_restarts(tmp_path):
     port = _free_port()
     url = f"redis://127.0.0.1:{port}/0"
     server = _redis(port, tmp_path)
-    worker = Worker(tmp_path, sweep_seconds=1.0, extra_env={"REDIS_URL": url})
+    # DEBUG: the sweeps it counts (received, succeeded: 0) are not logged at INFO
+    worker = Worker(tmp_path, sweep_seconds=1.0, extra_env={"REDIS_URL": url}, loglevel="DEBUG")
     try:
         worker.start()
         assert wait_for(lambda: _log(worker).count(SWEEP) >= 2, timeout=20), "beat and worker run"

@@ -29,12 +29,17 @@ def _own_group_dying_with_parent() -> None:
 
 class Worker:
     def __init__(
-        self, log_dir: Path, sweep_seconds: float = 1.0, extra_env: dict[str, str] | None = None
+        self,
+        log_dir: Path,
+        sweep_seconds: float = 1.0,
+        extra_env: dict[str, str] | None = None,
+        loglevel: str = "INFO",
     ) -> None:
         self.log_path = log_dir / "celery-worker.log"
         self.schedule = log_dir / "beat-schedule"
         self.sweep_seconds = sweep_seconds
         self.extra_env = extra_env or {}
+        self.loglevel = loglevel
         self.process: subprocess.Popen | None = None
         self._mark = 0
 
@@ -53,7 +58,7 @@ class Worker:
         log = self.log_path.open("a")
         self._mark = self.log_path.stat().st_size
         self.process = subprocess.Popen(
-            celery_worker_command(self.schedule),
+            celery_worker_command(self.schedule, self.loglevel),
             cwd=ROOT,
             env=self.env(),
             stdout=log,
