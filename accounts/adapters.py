@@ -9,12 +9,14 @@ from typing import Any
 from allauth.account.adapter import DefaultAccountAdapter
 from django.contrib import messages
 from django.contrib.auth.base_user import AbstractBaseUser
+from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
 from django.utils import translation
 from django.utils.translation import gettext as _
 
+from accounts import signin_log
 from accounts.mailing import AUTOMATED, RLM, right_to_left_lines
 from accounts.names import checked_username
 
@@ -33,6 +35,19 @@ class AccountAdapter(DefaultAccountAdapter):
         # shown to everyone until a display name is set: the display name's rules (no
         # invisible filler, no mixed alphabets, nobody else's name in look-alike letters)
         return username if shallow else checked_username(username)
+
+    def pre_authenticate(self, request: HttpRequest, **credentials: Any) -> None:
+        try:
+            super().pre_authenticate(request, **credentials)  # allauth's login_failed limit
+        except ValidationError:
+            signin_log.refused(request, credentials)
+            raise
+
+    def authentication_failed(self, request: HttpRequest, **credentials: Any) -> None:
+        # allauth's hook for a wrong login or password (its form shows the error); the log
+        # says which account and from where (accounts/signin_log.py), never the password
+        signin_log.failed(request, credentials)
+        super().authentication_failed(request, **credentials)
 
     def respond_user_inactive(self, request: HttpRequest, user: AbstractBaseUser) -> HttpResponse:
         # A banned player who signs in with the right password is told why, not only that the
