@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 from datetime import timedelta
 from pathlib import Path
+from typing import Any
 
 import dj_database_url
 from celery.schedules import crontab
@@ -359,9 +360,12 @@ STATICFILES_DIRS = [
     *(p / "static" for p in GAME_PACKAGES if (p / "static").is_dir()),
 ]
 
-LOGGING = {
+LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
-    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    # a reset's, a confirmation's or an unsubscribe link's key never reaches a line (a 404's
+    # path, a CSRF refusal's): config/secret_paths.py
+    "filters": {"secret_paths": {"()": "config.secret_paths.MaskSecretPaths"}},
+    "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["secret_paths"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }

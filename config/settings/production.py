@@ -3,7 +3,7 @@
 import os
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import REDIS_URL, SITE_URL, VAR_DIR, env_bool
+from config.settings.base import LOGGING, REDIS_URL, SITE_URL, VAR_DIR, env_bool
 
 DEBUG = False
 BENCH_ENDPOINTS = False  # the bench's token-less write endpoint never exists in production
@@ -42,10 +42,9 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"},
 }
+# base's (its filters: config/secret_paths.py), with the time, level and logger on each line
 LOGGING = {
-    "version": 1,
-    "disable_existing_loggers": False,
+    **LOGGING,
     "formatters": {"plain": {"format": "%(asctime)s %(levelname)s %(name)s %(message)s"}},
-    "handlers": {"console": {"class": "logging.StreamHandler", "formatter": "plain"}},
-    "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
+    "handlers": {"console": {**LOGGING["handlers"]["console"], "formatter": "plain"}},
 }
