@@ -3,9 +3,6 @@ line: not gunicorn's access log (path, Referer), not Django's lines about a requ
 
 from __future__ import annotations
 
-import contextlib
-import io
-import logging
 import os
 import re
 import secrets
@@ -14,7 +11,6 @@ import sys
 import time
 import urllib.error
 import urllib.request
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -26,6 +22,7 @@ from django.urls import reverse
 
 from accounts.notifications import unsubscribe_token
 from config.secret_paths import mask
+from tests.console_log import console_output
 from tests.live_server import ROOT, free_port, server_env, stop
 
 pytestmark = pytest.mark.django_db
@@ -71,18 +68,6 @@ def test_links_without_a_key_are_left_as_they_are(alice):
         "/games/12/",
     ):
         assert mask(f"GET {path} HTTP/1.1") == f"GET {path} HTTP/1.1"
-
-
-@contextlib.contextmanager
-def console_output() -> Iterator[io.StringIO]:
-    """What the settings' console handler (on the root logger) writes, during the block."""
-    [console] = [h for h in logging.getLogger().handlers if type(h) is logging.StreamHandler]
-    written = io.StringIO()
-    previous = console.setStream(written)
-    try:
-        yield written
-    finally:
-        console.setStream(previous)
 
 
 def test_djangos_lines_about_a_request_carry_no_key(alice):

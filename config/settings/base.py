@@ -363,9 +363,15 @@ STATICFILES_DIRS = [
 LOGGING: dict[str, Any] = {
     "version": 1,
     "disable_existing_loggers": False,
-    # a reset's, a confirmation's or an unsubscribe link's key never reaches a line (a 404's
-    # path, a CSRF refusal's): config/secret_paths.py
-    "filters": {"secret_paths": {"()": "config.secret_paths.MaskSecretPaths"}},
+    "filters": {
+        # a reset's, a confirmation's or an unsubscribe link's key never reaches a line (a
+        # 404's path, a CSRF refusal's): config/secret_paths.py
+        "secret_paths": {"()": "config.secret_paths.MaskSecretPaths"},
+        # a Host not in ALLOWED_HOSTS (a scanner's): one WARNING line, not an ERROR's
+        # traceback (config/refused_host.py)
+        "refused_host": {"()": "config.refused_host.RefusedHost"},
+    },
     "handlers": {"console": {"class": "logging.StreamHandler", "filters": ["secret_paths"]}},
+    "loggers": {"django.security.DisallowedHost": {"filters": ["refused_host"]}},
     "root": {"handlers": ["console"], "level": os.environ.get("LOG_LEVEL", "INFO")},
 }
