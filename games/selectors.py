@@ -7,8 +7,7 @@ from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypedDict
 
-from django.db.models import Case, Exists, F, OuterRef, Q, QuerySet, Value, When, Window
-from django.db.models.functions import RowNumber
+from django.db.models import Exists, F, OuterRef, Q, QuerySet, Value
 from django.utils import timezone
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext as _
@@ -16,9 +15,11 @@ from django.utils.translation import ngettext
 
 from accounts.notifications import present_users
 from accounts.selectors import any_block_between, blocks_between, blocks_with_any, friends_of
+from config.statements import run_together
 from games.catalog.base import comma, join
 from games.engines import registry
 from games.engines.core import Event as EngineEvent
+from games.fields import loads as json_loads
 from games.models import (
     OPEN_STATUSES,
     OVER_STATUSES,
@@ -677,49 +678,49 @@ class _Reliability:
         return None if total == 0 else round(100 * self.played / total)
 
 
-def lists_stamp(user: Any) -> str:
+def _listed_seats_sql() -> str:
+    seat, game = Seat._meta.db_table, Game._meta.db_table
+    is_open = "g.status IN (%s, %s)"
+    return (
+        "SELECT game_id, seat_index, is_bot, bot_reason, user_id, status, revision, marks FROM ("
+        f' SELECT s.game_id, s."index" AS seat_index, s.is_bot, s.bot_reason, s.user_id,'
+        " g.status, g.revision, g.seat_revisions AS marks,"
+        f" ROW_NUMBER() OVER (PARTITION BY {is_open} ORDER BY s.game_id DESC) AS newest,"
+        f" CASE WHEN {is_open} THEN CAST(%s AS INTEGER) ELSE CAST(%s AS INTEGER) END AS shown"
+        f" FROM {seat} s JOIN {game} g ON g.id = s.game_id WHERE s.user_id = %s"
+        ") listed WHERE newest <= shown ORDER BY game_id"
+    )
+
+
+def lists_stamp(user: Any, invitations: list[Invitation] | None = None) -> str:
     """A fingerprint of what the My games page shows this player: the tables its lists hold
     (the newest open ones, the first page of finished ones) with the revision their own seat
-    observes, and their open invitations. It changes when that page would; it carries no game
-    content (a hash of the player's own observations). A seat the bot plays for good is
-    watched, not played: its player observes what a spectator does, or the stamp would count
-    the secret answers the bot gives from their old hand."""
+    observes, and their open invitations (``invitations``: as the page read them already).
+    It changes when that page would; it carries no game content (a hash of the player's own
+    observations). A seat the bot plays for good is watched, not played: its player observes
+    what a spectator does, or the stamp would count the secret answers the bot gives from
+    their old hand."""
     # The page's tables only, and their columns only: every seat of a player's 500 tables,
     # with each game's state, took ~78 ms of the page (and of each new stamp on their socket).
-    # Each of the two lists' newest rows, numbered in one query (index seat_user_game).
-    is_open = Case(When(game__status__in=OPEN_STATUSES, then=Value(True)), default=Value(False))
-    seats = (
-        Seat.objects.filter(user=user)
-        .annotate(
-            newest=Window(RowNumber(), partition_by=[is_open], order_by=F("game_id").desc()),
-            shown=Case(
-                When(game__status__in=OPEN_STATUSES, then=Value(3 * MY_GAMES_OPEN_LIMIT)),
-                default=Value(MY_GAMES_FINISHED_PAGE + 1),
-            ),
-        )
-        .filter(newest__lte=F("shown"))
-        .order_by("game_id")
-        .values_list(
-            "game_id",
-            "index",
-            "is_bot",
-            "bot_reason",
-            "user_id",
-            "game__status",
-            "game__revision",
-            "game__seat_revisions",
-        )
-    )
+    # Each list's newest rows, numbered in one statement (index seat_user_game), prepared once
+    # a connection: the ORM spent longer building it than the database running it.
+    open_statuses = [str(status) for status in OPEN_STATUSES]
+    limits = [3 * MY_GAMES_OPEN_LIMIT, MY_GAMES_FINISHED_PAGE + 1]
+    params = [*open_statuses, *open_statuses, *limits, user.pk]
+    ((rows, _count),) = run_together([(_listed_seats_sql(), params)])
     parts = []
-    for game_id, index, is_bot, reason, user_id, status, revision, marks in seats:
+    for game_id, index, is_bot, reason, user_id, status, revision, marks in rows or []:
         observed = None if bot_plays_for_good(is_bot, user_id, reason) else index
+        marks = json_loads(marks) if isinstance(marks, str) else marks
         seen = seat_mark(marks, observed, revision, status in OVER_STATUSES)
-        parts.append(f"g{game_id}:{status}:{seen}:{int(is_bot)}")
+        parts.append(f"g{game_id}:{status}:{seen}:{int(bool(is_bot))}")
     # an invitation's row shows who else joined or answered: the table's revision says when
-    parts += [
-        f"i{pk}:{revision}"
-        for pk, revision in invitations_for(user).values_list("pk", "game__revision")
-    ]
+    invited = (
+        [(inv.pk, inv.game.revision) for inv in invitations]
+        if invitations is not None
+        else invitations_for(user).values_list("pk", "game__revision")
+    )
+    parts += [f"i{pk}:{revision}" for pk, revision in invited]
     return hashlib.sha1("|".join(parts).encode()).hexdigest()[:16]
 
 

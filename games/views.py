@@ -71,7 +71,7 @@ def my_games(request: SignedInRequest) -> HttpResponse:
             "before": before,
             "invitations": invitations,
             "engines": registry.ENGINES,
-            "stamp": selectors.lists_stamp(request.user),
+            "stamp": selectors.lists_stamp(request.user, invitations),
         },
     )
 

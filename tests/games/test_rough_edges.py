@@ -246,6 +246,8 @@ def test_invitation_rows_show_table_pace_seats_bots_and_every_invitees_answer(tr
     services.game_join(bob, second.pk)
     assert selectors.lists_stamp(carol) != invited
     part = client.get(reverse("games:my_games") + "?part=lists").content.decode()
+    # the page's stamp (from the invitations it read) is the one the socket sends
+    assert f'data-stamp="{selectors.lists_stamp(carol)}"' in part
     assert any('data-status="accepted">bob (accepted)' in row for row in _invitation_rows(part))
 
 
