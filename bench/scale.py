@@ -342,7 +342,11 @@ def explain_my_games(user: Any) -> list[dict[str, Any]]:
     with connection.cursor() as cur:
         for query in captured.captured_queries:
             sql = query["sql"]
-            if not sql.startswith("SELECT") or "games_game" not in sql:
+            # a prepared statement (config/statements.py) is explained by its EXECUTE, on the
+            # connection that prepared it (this one; its first run was "PREPARE …; EXECUTE …")
+            if "EXECUTE " in sql:
+                sql = sql[sql.rindex("EXECUTE ") :]
+            elif not sql.startswith("SELECT") or "games_game" not in sql:
                 continue
             cur.execute("EXPLAIN (ANALYZE, BUFFERS) " + sql)
             plans.append({"sql": sql, "plan": [row[0] for row in cur.fetchall()]})
