@@ -217,9 +217,12 @@ class FriendRequest(models.Model):
         default=False,
         help_text=_("Sent while the recipient had blocked the sender: never shown to them."),
     )
+    # a database default too (as every NOT NULL column added to a table in use): the
+    # processes of a release before it insert rows without it during a rolling restart
     by_email = models.BooleanField(
         _("sent to an email address"),
         default=False,
+        db_default=False,
         help_text=_(
             "The sender typed an address: their list does not show whose it is until the "
             "request is answered."
@@ -406,7 +409,8 @@ class Notification(models.Model):
     text = models.CharField(max_length=300)
     # The language ``text`` was written in (the player's at the time): the page marks a notice
     # whose language is not the page's, so that a screen reader reads it in the right voice.
-    language = models.CharField(max_length=10, blank=True, default="")
+    # a database default too: the processes of a release before it wrote notices without it
+    language = models.CharField(max_length=10, blank=True, default="", db_default="")
     url = models.CharField(max_length=200, blank=True)
     created_at = models.DateTimeField(default=timezone.now)
     read_at = models.DateTimeField(null=True, blank=True)

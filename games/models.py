@@ -65,7 +65,10 @@ class Game(models.Model):
     allow_spectators = models.BooleanField(_("spectators may watch"), default=True)
     # The table starts by itself when its last seat is taken (not at Live pace, which waits for
     # everyone to say they are ready): a daily table's creator need not come back to start it.
-    start_when_full = models.BooleanField(_("start when every seat is taken"), default=False)
+    # a database default too: the processes of a release before it create tables without it
+    start_when_full = models.BooleanField(
+        _("start when every seat is taken"), default=False, db_default=False
+    )
     # Table talk for spectators: they read the players' talk, or talk in a channel of their own.
     spectator_chat = models.CharField(
         _("spectators' talk"),
