@@ -2,26 +2,70 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.postgres.operations import AddIndexConcurrently
 from django.db.migrations.operations import AddIndex
+
+# A previous attempt's index that CREATE INDEX CONCURRENTLY left behind when it failed (a
+# timeout, ^C): marked invalid, unused by queries, yet its name is taken.
+INVALID_INDEX = """
+    SELECT 1 FROM pg_index i JOIN pg_class c ON c.oid = i.indexrelid
+    WHERE c.relname = %s AND c.relnamespace = current_schema()::regnamespace AND NOT i.indisvalid
+"""
+
+
+@contextmanager
+def _without_timeouts(connection: Any) -> Iterator[None]:
+    """The session's statement and lock timeouts off, then back as they were. They keep a
+    request from holding others up; a concurrent build holds up nobody, and it waits for every
+    transaction older than its own to end: a move or a digest open for 5 s (the lock timeout)
+    cancelled it; and a build takes longer the bigger its table (0.8 s for 5 million notices
+    on the 2-core machine), one day past the 15 s statement timeout."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT current_setting('statement_timeout'), current_setting('lock_timeout')"
+        )
+        statement_timeout, lock_timeout = cursor.fetchone()
+        cursor.execute("SET statement_timeout = 0; SET lock_timeout = 0")
+        try:
+            yield
+        finally:
+            cursor.execute(
+                "SELECT set_config('statement_timeout', %s, false), set_config('lock_timeout', %s, false)",
+                [statement_timeout, lock_timeout],
+            )
 
 
 class AddIndexWithoutLock(AddIndexConcurrently):
     """An index built with CREATE INDEX CONCURRENTLY on PostgreSQL: a plain CREATE INDEX holds
     off every write to its table while it reads all of it (a notification table of millions
     of rows would stall the moves that write notices). A plain index elsewhere (make run's
-    SQLite). Its migration needs ``atomic = False``."""
+    SQLite). Its migration needs ``atomic = False``.
+
+    A concurrent build that fails leaves an invalid index of its name, and ``migrate`` run
+    again stopped on "relation ... already exists": such a leftover is dropped first."""
 
     def database_forwards(self, app_label: str, schema_editor: Any, *states: Any) -> None:
-        if schema_editor.connection.vendor == "postgresql":
-            super().database_forwards(app_label, schema_editor, *states)
-        else:
+        connection = schema_editor.connection
+        if connection.vendor != "postgresql":
             AddIndex.database_forwards(self, app_label, schema_editor, *states)
+            return
+        with _without_timeouts(connection):
+            with connection.cursor() as cursor:
+                cursor.execute(INVALID_INDEX, [self.index.name])
+                leftover = cursor.fetchone() is not None
+            if leftover:
+                schema_editor.execute(
+                    f"DROP INDEX CONCURRENTLY IF EXISTS {schema_editor.quote_name(self.index.name)}"
+                )
+            super().database_forwards(app_label, schema_editor, *states)
 
     def database_backwards(self, app_label: str, schema_editor: Any, *states: Any) -> None:
         if schema_editor.connection.vendor == "postgresql":
-            super().database_backwards(app_label, schema_editor, *states)
+            with _without_timeouts(schema_editor.connection):
+                super().database_backwards(app_label, schema_editor, *states)
         else:
             AddIndex.database_backwards(self, app_label, schema_editor, *states)

@@ -4,13 +4,16 @@ holding off its writes (CREATE INDEX CONCURRENTLY), and the SQL says so."""
 from __future__ import annotations
 
 import io
+import threading
 
+import psycopg
 import pytest
 from django.core.management import call_command
-from django.db import connection
+from django.db import IntegrityError, connection
 from django.db.migrations.loader import MigrationLoader
 from django.db.migrations.operations import AddIndex, CreateModel
 
+from accounts.models import Notification
 from config.migration_operations import AddIndexWithoutLock
 
 OUR_APPS = {"accounts", "games"}
@@ -52,3 +55,75 @@ def test_the_push_queue_index_is_built_concurrently():
     call_command("sqlmigrate", "accounts", "0020", stdout=out)
     assert connection.vendor == "postgresql"
     assert 'CREATE INDEX CONCURRENTLY "notification_push_pending"' in out.getvalue()
+
+
+def _index_state(name: str) -> list[tuple[bool, str]]:
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT i.indisvalid, pg_get_indexdef(i.indexrelid) FROM pg_index i"
+            " JOIN pg_class c ON c.oid = i.indexrelid WHERE c.relname = %s",
+            [name],
+        )
+        return cursor.fetchall()
+
+
+def _other_connection() -> psycopg.Connection:
+    s = connection.settings_dict
+    return psycopg.connect(
+        host=s["HOST"],
+        port=s["PORT"] or 5432,
+        user=s["USER"],
+        password=s["PASSWORD"],
+        dbname=s["NAME"],
+        autocommit=True,
+    )
+
+
+@pytest.mark.django_db(transaction=True)
+def test_migrate_again_after_a_failed_concurrent_build_builds_the_index(alice):
+    """A concurrent build that fails (here: unique over equal rows; on a site, a timeout or
+    ^C) leaves an invalid index of its name: the next ``migrate`` stopped on it."""
+    call_command("migrate", "accounts", "0019", verbosity=0)
+    try:
+        for _ in range(2):
+            Notification.objects.create(user=alice, kind="turn", text="Your turn")
+        with pytest.raises(IntegrityError), connection.cursor() as cursor:
+            cursor.execute(
+                "CREATE UNIQUE INDEX CONCURRENTLY notification_push_pending"
+                " ON accounts_notification (kind)"
+            )
+        assert [valid for valid, _ in _index_state("notification_push_pending")] == [False]
+
+        call_command("migrate", "accounts", verbosity=0)
+
+        ((valid, definition),) = _index_state("notification_push_pending")
+        assert valid
+        assert "(created_at) WHERE ((push)::text = 'pending'::text)" in definition
+    finally:
+        call_command("migrate", verbosity=0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_concurrent_build_waits_for_a_transaction_longer_than_the_lock_timeout():
+    """CREATE INDEX CONCURRENTLY waits for the transactions older than it, on any table; the
+    site's 5 s lock timeout cancelled it behind any move, email or digest open that long."""
+    call_command("migrate", "accounts", "0019", verbosity=0)
+    try:
+        with connection.cursor() as cursor:
+            cursor.execute("SET lock_timeout = '200ms'")
+        older = _other_connection()
+        older.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
+        older.execute("SELECT count(*) FROM games_game")  # its snapshot stays until COMMIT
+        ends = threading.Timer(1.5, older.execute, ["COMMIT"])
+        ends.start()
+        try:
+            call_command("migrate", "accounts", "0020", verbosity=0)
+        finally:
+            ends.join()
+            older.close()
+        assert [valid for valid, _ in _index_state("notification_push_pending")] == [True]
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT current_setting('lock_timeout')")
+            assert cursor.fetchone() == ("200ms",)  # the session's own, back after the build
+    finally:
+        call_command("migrate", verbosity=0)
