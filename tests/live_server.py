@@ -16,6 +16,7 @@ import sys
 import time
 from collections.abc import Iterator, Mapping
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 START_SECONDS = 60
@@ -35,6 +36,41 @@ def database_url() -> str:
     db = connection.settings_dict
     user = db["USER"] or "postgres"
     return f"postgres://{user}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}"
+
+
+def second_connection() -> Any:
+    """A connection of its own to the test database (autocommit), beside Django's: what
+    another process sees, or a transaction that another one waits for."""
+    import psycopg
+    from django.db import connection
+
+    s = connection.settings_dict
+    return psycopg.connect(
+        host=s["HOST"],
+        port=s["PORT"] or 5432,
+        user=s["USER"],
+        password=s["PASSWORD"],
+        dbname=s["NAME"],
+        autocommit=True,
+    )
+
+
+def production_env(**extra: str) -> dict[str, str]:
+    """Environment for a subprocess on the production settings (their logging, their checks),
+    with what they require set, on this test's Redis database."""
+    import secrets
+
+    from django.conf import settings
+
+    return {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "config.settings.production",
+        "SECRET_KEY": secrets.token_urlsafe(50),
+        "REDIS_URL": settings.REDIS_URL,
+        "ALLOWED_HOSTS": "fibbers.example",
+        "SITE_URL": "https://fibbers.example",
+        **extra,
+    }
 
 
 def server_env(**extra: str) -> dict[str, str]:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import io
 import threading
 
-import psycopg
 import pytest
 from django.core.management import call_command
 from django.db import IntegrityError, connection
@@ -15,6 +14,7 @@ from django.db.migrations.operations import AddIndex, CreateModel
 
 from accounts.models import Notification
 from config.migration_operations import AddIndexWithoutLock
+from tests.live_server import second_connection
 
 OUR_APPS = {"accounts", "games"}
 # Written before AddIndexWithoutLock and applied long ago where it matters; none may join.
@@ -67,18 +67,6 @@ def _index_state(name: str) -> list[tuple[bool, str]]:
         return cursor.fetchall()
 
 
-def _other_connection() -> psycopg.Connection:
-    s = connection.settings_dict
-    return psycopg.connect(
-        host=s["HOST"],
-        port=s["PORT"] or 5432,
-        user=s["USER"],
-        password=s["PASSWORD"],
-        dbname=s["NAME"],
-        autocommit=True,
-    )
-
-
 @pytest.mark.django_db(transaction=True)
 def test_migrate_again_after_a_failed_concurrent_build_builds_the_index(alice):
     """A concurrent build that fails (here: unique over equal rows; on a site, a timeout or
@@ -111,7 +99,7 @@ def test_a_concurrent_build_waits_for_a_transaction_longer_than_the_lock_timeout
     try:
         with connection.cursor() as cursor:
             cursor.execute("SET lock_timeout = '200ms'")
-        older = _other_connection()
+        older = second_connection()
         older.execute("BEGIN ISOLATION LEVEL REPEATABLE READ")
         older.execute("SELECT count(*) FROM games_game")  # its snapshot stays until COMMIT
         ends = threading.Timer(1.5, older.execute, ["COMMIT"])

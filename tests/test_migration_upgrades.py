@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import importlib
 
-import psycopg
 import pytest
 from django.apps import apps as django_apps
 from django.core.management import call_command
@@ -19,6 +18,7 @@ from psycopg.types.json import Jsonb
 
 from accounts.models import FriendRequest, Notification, User
 from games.services import game_create
+from tests.live_server import second_connection
 
 # 4c018ee..8098158^ shipped games 0013 under this name: it dropped the column at once
 DROPPED_EARLY = ("games", "0013_drop_seat_last_seen_version")
@@ -70,18 +70,6 @@ def test_a_database_that_still_has_the_column_retires_then_drops_it():
     assert "last_seen_version" not in seat_columns()
 
 
-def _other_connection() -> psycopg.Connection:
-    s = connection.settings_dict
-    return psycopg.connect(
-        host=s["HOST"],
-        port=s["PORT"] or 5432,
-        user=s["USER"],
-        password=s["PASSWORD"],
-        dbname=s["NAME"],
-        autocommit=True,
-    )
-
-
 @pytest.mark.django_db(transaction=True)  # the fill's batches commit: seen from a second connection
 def test_name_keys_fill_a_batch_at_a_time_with_the_players_table_open(make_user, monkeypatch):
     """0019 filled the keys in its own transaction after ADD COLUMN: accounts_user stayed
@@ -95,7 +83,7 @@ def test_name_keys_fill_a_batch_at_a_time_with_the_players_table_open(make_user,
 
     def key_while_another_request_reads(name: str) -> str:
         if name == "erin":  # the third batch: the first two are committed
-            with _other_connection() as other:
+            with second_connection() as other:
                 other.execute("SET lock_timeout = '1s'")
                 seen.extend(
                     other.execute(

@@ -3,15 +3,13 @@ no traceback (each was an ERROR with a traceback, some twice)."""
 
 from __future__ import annotations
 
-import os
-import secrets
 import subprocess
 import sys
 
 import pytest
 
 from tests.console_log import console_output
-from tests.live_server import ROOT
+from tests.live_server import ROOT, production_env
 
 REFUSED = "Invalid HTTP_HOST header: 'scanner.example'."
 
@@ -34,13 +32,7 @@ def test_a_refused_host_is_one_warning_line(client, settings, path):
 
 def test_production_logs_a_refused_host_as_one_warning_line():
     """Production's own format, and its HTTPS redirect, which asks for the host first."""
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.production"}
-    env.update(
-        SECRET_KEY=secrets.token_urlsafe(50),
-        REDIS_URL="redis://127.0.0.1:6379/0",
-        ALLOWED_HOSTS="fibbers.example",
-        SITE_URL="https://fibbers.example",
-    )
+    env = production_env()
     code = (
         "import django; django.setup();"
         "from django.test import Client;"

@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import os
 import re
-import secrets
 import subprocess
 import sys
 import time
@@ -23,7 +22,7 @@ from django.urls import reverse
 from accounts.notifications import unsubscribe_token
 from config.secret_paths import mask
 from tests.console_log import console_output
-from tests.live_server import ROOT, free_port, server_env, stop
+from tests.live_server import ROOT, free_port, production_env, server_env, stop
 
 pytestmark = pytest.mark.django_db
 
@@ -87,13 +86,7 @@ def test_djangos_lines_about_a_request_carry_no_key(alice):
 
 
 def test_production_logging_masks_keys_too():
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "config.settings.production"}
-    env.update(
-        SECRET_KEY=secrets.token_urlsafe(50),
-        REDIS_URL="redis://127.0.0.1:6379/0",
-        ALLOWED_HOSTS="fibbers.example",
-        SITE_URL="https://fibbers.example",
-    )
+    env = production_env()
     code = (
         "import django, logging; django.setup();"
         "logging.getLogger('django.request').warning('Not Found: %s', '/unsubscribe/Mg:secret/')"
