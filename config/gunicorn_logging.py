@@ -1,5 +1,6 @@
-"""gunicorn's logger with the keys in links masked (config/secret_paths.py): the Procfile's web
-process runs with ``--logger-class config.gunicorn_logging.Logger``.
+"""gunicorn's logger with the keys in links masked (config/secret_paths.py) and the client's
+address where the proxy's stood: the Procfile's web process runs with
+``--logger-class config.gunicorn_logging.Logger``.
 
 Masking the formatted line, not single atoms, covers any ``--access-log-format``: the request
 line, the path, the Referer (a confirmation page's own files and form carry its URL there),
@@ -23,3 +24,20 @@ class Logger(glogging.Logger):
         for log in (self.access_log, self.error_log):
             if MASK not in log.filters:
                 log.addFilter(MASK)
+
+    def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> Any:
+        # ``%(h)s`` was the socket's peer, the proxy (every line said 127.0.0.1): the client's
+        # address as the request guard and the sign-in limits count it (TRUSTED_PROXY_COUNT)
+        atoms = super().atoms(resp, req, environ, request_time)
+        atoms["h"] = _client_address(environ) or atoms["h"]
+        return atoms
+
+
+def _client_address(environ: dict[str, Any]) -> str | None:
+    from django.http import HttpRequest
+
+    from config.guard import client_ip
+
+    request = HttpRequest()
+    request.META = environ
+    return client_ip(request)

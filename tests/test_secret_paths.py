@@ -117,6 +117,7 @@ def test_the_procfiles_gunicorn_writes_no_key_in_its_access_log(alice, tmp_path:
         WEB_WORKERS="1",
         WEB_THREADS="1",
         PYTHONUNBUFFERED="1",  # each line in the file as it is written
+        TRUSTED_PROXY_COUNT="1",  # production's: the README's proxy in front
         PATH=f"{Path(sys.executable).parent}{os.pathsep}{os.environ['PATH']}",
     )
     log_path = tmp_path / "web.log"
@@ -133,7 +134,10 @@ def test_the_procfiles_gunicorn_writes_no_key_in_its_access_log(alice, tmp_path:
     try:
         request = urllib.request.Request(
             f"http://127.0.0.1:{port}{path}",
-            headers={"Referer": f"http://127.0.0.1:{port}{reset_path}"},
+            headers={
+                "Referer": f"http://127.0.0.1:{port}{reset_path}",
+                "X-Forwarded-For": "203.0.113.9",  # as the proxy adds it (TRUSTED_PROXY_COUNT 1)
+            },
         )
         deadline = time.monotonic() + 60
         while True:
@@ -156,5 +160,6 @@ def test_the_procfiles_gunicorn_writes_no_key_in_its_access_log(alice, tmp_path:
     assert len(lines) == 1, written
     [line] = lines
     assert re.search(r'"GET /accounts/confirm-email/\*\*\*/ HTTP/1.1" \d{3} ', line), line
+    assert line.startswith("203.0.113.9 "), "the client's address, not the proxy's"
     assert f"/accounts/password/reset/key/{user_pk_to_url_str(alice)}-***/" in line, line
     assert key not in written and reset_key not in written
