@@ -12,9 +12,10 @@ class AccountsConfig(AppConfig):
     verbose_name = _("Accounts and friends")
 
     def ready(self) -> None:
+        from allauth.mfa import signals as mfa_signals
         from django.contrib.auth.signals import user_logged_out
 
-        from accounts import admin_login, push
+        from accounts import admin_login, push, signin_log
         from accounts.models import ApiToken, User
 
         admin_login.install()  # before config/urls.py builds the admin's URLs
@@ -23,6 +24,9 @@ class AccountsConfig(AppConfig):
         post_save.connect(_token_saved, sender=ApiToken, dispatch_uid="fibbers-token-saved")
         post_save.connect(_user_saved, sender=User, dispatch_uid="fibbers-user-saved")
         user_logged_out.connect(push.logged_out, dispatch_uid="fibbers-push-logged-out")
+        mfa_signals.authentication_failed.connect(
+            signin_log.code_failed, dispatch_uid="fibbers-code-failed"
+        )
         post_migrate.connect(_name_the_site, sender=self, dispatch_uid="fibbers-name-the-site")
 
 

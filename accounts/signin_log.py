@@ -50,3 +50,12 @@ def refused(request: HttpRequest, credentials: Mapping[str, Any]) -> None:
         typed_login(credentials),
         client_ip(request),
     )
+
+
+def code_failed(sender: Any, request: HttpRequest | None, user: Any, **kwargs: Any) -> None:
+    """allauth.mfa's authentication_failed: a wrong second-factor code (a staff member's TOTP)
+    after the right password, which only someone who has the password reaches."""
+    if request is None:
+        return
+    what = "second-factor code check" if kwargs.get("reauthentication") else "second-factor code"
+    log.warning("%s failed for %r from %s", what, user.get_username(), client_ip(request))

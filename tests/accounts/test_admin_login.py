@@ -84,6 +84,21 @@ def test_a_staff_login_with_totp_asks_for_the_code(admin_user):
     assert not in_admin(client)
 
 
+def test_a_wrong_second_factor_code_is_logged_with_the_account_and_address(admin_user, caplog):
+    """Wrong TOTP codes (after the right password) left no line in the log (logs review)."""
+    import logging
+
+    TOTP.activate(admin_user, generate_totp_secret())
+    client = Client()
+    response = admin_login(client, ADMIN_PASSWORD)
+    caplog.set_level(logging.INFO)
+    refused = client.post(response.url, {"code": "000000"}, REMOTE_ADDR="203.0.113.5")
+    assert refused.status_code == 200 and not in_admin(client)
+    lines = [r.getMessage() for r in caplog.records if r.name == "accounts.signin_log"]
+    assert lines == ["second-factor code failed for 'root' from 203.0.113.5"]
+    assert "000000" not in caplog.text
+
+
 def test_production_settings_force_bench_endpoints_off_and_mfa_on():
     import os
     import subprocess
