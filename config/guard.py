@@ -92,10 +92,17 @@ def _reader_language(request: HttpRequest, status: int) -> str:
     raw = bearer_token(request)
     if raw and status < 500:  # a 503 is the database or Redis failing: not asked again
         from accounts.languages import reader_language
-        from accounts.tokens import user_for_token
+        from accounts.tokens import cached_owner
 
+        # the token's cached entry only (the one the guard read with its counters, if it did):
+        # a refusal that asked the database for each made-up token let a flood reach it past
+        # the limits (and a 400 comes before they count)
+        read = getattr(request, "token_cache_entry", None)
         with contextlib.suppress(Exception):  # an answer about to be sent never fails on this
-            chosen = reader_language(request.COOKIES, user_for_token(raw))
+            owner = (
+                cached_owner(*read) if read is not None and read[0] == raw else cached_owner(raw)
+            )
+            chosen = reader_language(request.COOKIES, owner)
             if chosen:
                 return chosen
     return translation.get_language_from_request(request)

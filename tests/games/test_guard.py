@@ -188,7 +188,7 @@ def test_the_guards_answers_speak_the_readers_language(client):
     )
 
 
-def test_the_guards_answers_to_a_program_speak_its_players_language(client, alice):
+def test_the_guards_answers_to_a_program_speak_its_players_language(client, alice, settings):
     """A French player's program that sent ``Accept-Language: en`` read the guard's refusals
     in English and every other error in French (a left-alone of the outage review)."""
     from accounts.services import api_token_create
@@ -196,6 +196,9 @@ def test_the_guards_answers_to_a_program_speak_its_players_language(client, alic
     alice.language = "fr"
     alice.save()
     _row, raw = api_token_create(alice, "bot")
+    # a program at work: its token was answered, so it is in the cache, which the guard's
+    # refusals read (never the database: see the test below)
+    assert client.get("/api/games", HTTP_AUTHORIZATION=f"Bearer {raw}").status_code == 200
     refused = client.post(
         "/api/games",
         data="[not json",
@@ -213,6 +216,12 @@ def test_the_guards_answers_to_a_program_speak_its_players_language(client, alic
         HTTP_AUTHORIZATION="Bearer not-a-token",
     )
     assert unknown.json()["error"] == "Send a JSON object."
+    settings.REQUEST_LIMITS = {**settings.REQUEST_LIMITS, "ip": 1}
+    flooded = client.get(
+        "/api/games", HTTP_ACCEPT_LANGUAGE="en", HTTP_AUTHORIZATION=f"Bearer {raw}"
+    )
+    assert flooded.status_code == 429
+    assert flooded.json()["error"] == "Trop de requêtes. Ralentissez."
 
 
 def test_the_guards_answers_are_marked_for_the_catalogues_and_take_the_players_language(
@@ -238,3 +247,29 @@ def test_the_guards_answers_are_marked_for_the_catalogues_and_take_the_players_l
     client.force_login(alice)
     answer = client.get("/api/no-such-thing", HTTP_ACCEPT_LANGUAGE="en")
     assert answer.status_code == 404 and answer.json()["error"] == "Introuvable."
+
+
+@pytest.mark.parametrize("refusal", ["malformed", "flood"])
+def test_the_guards_refusals_cost_the_database_nothing_whatever_token_they_carry(
+    client, settings, refusal
+):
+    """The guard refuses before the database is asked (a 400 before the limits count, a 429
+    once they are spent): its answer's language may not send each refusal's token there, or
+    a flood of made-up tokens reaches the database past the limits that were to stop it."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    settings.REQUEST_LIMITS = {**settings.REQUEST_LIMITS, "ip": 2}
+    if refusal == "flood":
+        for _ in range(2):
+            client.get("/api/games/1", HTTP_AUTHORIZATION="Bearer spent")
+    with CaptureQueriesContext(connection) as captured:
+        for i in range(5):
+            refused = client.post(
+                "/api/games",
+                data="[not json" if refusal == "malformed" else "{}",
+                content_type="application/json",
+                HTTP_AUTHORIZATION=f"Bearer made-up-{i}",
+            )
+            assert refused.status_code == (400 if refusal == "malformed" else 429)
+    assert [q["sql"] for q in captured] == []
