@@ -9,7 +9,8 @@ Each email is first *claimed*: marked ``sending`` with a lease, committed at onc
 server is talked to with no row lock held (a move superseding the notice never waits on SMTP)
 and a second sweep never sends it too. The outcome is then recorded: sent, skipped, digest; a
 failure puts it back with a back-off (1, 4, 16, then every 30 minutes: a mail server down for
-an hour loses no email), and a refused address, or MAX_AGE in the queue, makes it ``failed``.
+an hour loses no email), and a refusal for good (``permanent``) or MAX_AGE in the queue makes
+it ``failed``.
 Each try still asks whether the notice stands (a turn taken since is not mailed late). A worker that died mid-send leaves a claim whose
 lease runs out: the email is tried again (it may then arrive twice; nothing else sends twice).
 """
@@ -110,13 +111,22 @@ def deliver(note: Notification, now: datetime) -> str:
             game_id=note.game_id,
         )
     except Exception as exc:
-        if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        if permanent(exc):
             _settle(note, Email.FAILED, email_retry_at=None)
         else:
             _settle(note, Email.PENDING, email_retry_at=now + retry_delay(note.email_attempts))
         raise
     _settle(note, Email.SENT, emailed_at=timezone.now(), email_retry_at=None)
     return decision
+
+
+def permanent(exc: BaseException) -> bool:
+    """A refusal that trying again will not change: the address refused, or any 5xx answer
+    (554 "content refused", 550 sender refused). A 4xx, a dropped connection or a timeout is
+    worth the next try."""
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        return True
+    return isinstance(exc, smtplib.SMTPResponseException) and exc.smtp_code >= 500
 
 
 def _settle(note: Notification, state: str, **fields: Any) -> None:

@@ -280,6 +280,28 @@ def test_a_refused_address_is_not_tried_again(make_user, flaky):
 
 
 @pytest.mark.django_db
+@pytest.mark.parametrize(
+    "refusal, tried_again",
+    [
+        (smtplib.SMTPDataError(554, b"5.7.1 content refused"), False),
+        (smtplib.SMTPSenderRefused(550, b"sender refused", "site@fibbers.example"), False),
+        (smtplib.SMTPDataError(451, b"4.3.0 try again later"), True),
+    ],
+)
+def test_a_refusal_for_good_is_not_tried_again_a_passing_one_is(
+    make_user, flaky, refusal, tried_again
+):
+    """With tries until the day ends, a 5xx answer would have been sent ~50 times (review)."""
+    ann = make_user("ann")
+    notifications.notify(ann, Notification.Kind.NUDGE, "your move", "/")
+    flaky[ann.email] = refusal
+    assert send_due_emails(due()) == 1
+    note = _note_of(ann)
+    expected = Notification.Email.PENDING if tried_again else Notification.Email.FAILED
+    assert (note.email, note.email_attempts) == (expected, 1)
+
+
+@pytest.mark.django_db
 def test_an_email_still_queued_after_a_day_is_given_up(make_user):
     ann = make_user("ann")
     notifications.notify(ann, Notification.Kind.NUDGE, "your move", "/")
