@@ -720,7 +720,8 @@ def lists_stamp(user: Any, invitations: list[Invitation] | None = None) -> str:
         if invitations is not None
         else invitations_for(user).values_list("pk", "game__revision")
     )
-    parts += [f"i{pk}:{revision}" for pk, revision in invited]
+    # sorted: the page's list and the socket's query need not come in the same order
+    parts += sorted(f"i{pk}:{revision}" for pk, revision in invited)
     return hashlib.sha1("|".join(parts).encode()).hexdigest()[:16]
 
 
