@@ -398,7 +398,9 @@ def _queue_push_now(notification_ids: list[int]) -> None:
 # A push still pending PUSH_LOST_AFTER after its PUSH_DELAY lost its task (queued while the
 # broker was down, or dropped with a broker's data): the email sweep queues it again, at most
 # once a PUSH_LOST_AFTER. Its task still decides at send time (an answered turn is not pushed).
-LOST_PUSH_BATCH = 100
+# the oldest this many a sweep: those queued again within PUSH_LOST_AFTER are passed over, so a
+# broker lost for long drains a batch a minute
+LOST_PUSH_BATCH = 500
 # Older than this, a push whose task never ran is given up (a row left pending for good would
 # be queued again every minute until the retention sweep).
 LOST_PUSH_GIVE_UP = timedelta(days=1)
@@ -417,4 +419,6 @@ def requeue_lost_pushes(now: datetime) -> int:
         if cache.add(f"push-requeued:{pk}", True, max(lost_after, 1))
     ]
     _queue_push_now(again)
+    if again:
+        log.info("queued %s pushes again: their task was lost", len(again))
     return len(again)
