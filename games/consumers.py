@@ -43,6 +43,7 @@ from config.inputs import BadInput, parse_json
 from games import broadcast, live_read, selectors, services
 from games.errors import GameError, StaleVersion
 from games.models import Game
+from games.services import chat
 from games.socket_tokens import token_group_name
 
 log = logging.getLogger(__name__)
@@ -125,6 +126,11 @@ def _beat(game_id: int, user: Any) -> tuple[int | None, list[int]]:
         return None, []
     seat = selectors.viewer_seat_index(game, user)
     return game.revision_for(seat), selectors.present_seats(game)
+
+
+def _talk_newer(game_id: int, user: Any, shown: int) -> bool:
+    game = selectors.visible_game(game_id, user)
+    return game is not None and chat.newer_than(game, user, shown)
 
 
 def _revision(game_id: int, user: Any) -> int | None:
@@ -448,6 +454,15 @@ class GameConsumer(Consumer):
             await self._send_state(payload)
         else:
             await self._heartbeat()
+        # the newest talk line the page shows: one posted before this socket joined the group
+        # (between the page's render and its socket, or while it was away) had no ping here
+        shown = content.get("chat")
+        if (
+            isinstance(shown, int)
+            and not isinstance(shown, bool)
+            and await database_sync_to_async(_talk_newer)(self.game_id, self.user, shown)
+        ):
+            await self.send_json({"type": "chat"})
 
     async def receive(
         self, text_data: str | None = None, bytes_data: bytes | None = None, **kwargs: Any

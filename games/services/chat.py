@@ -108,6 +108,20 @@ def messages_for(game: Game, user: User, limit: int = 50) -> list[ChatMessage]:
     return list(reversed(rows))
 
 
+def newer_than(game: Game, user: User, line_id: int) -> bool:
+    """Whether ``user`` may read a line here newer than ``line_id`` (the newest their page
+    shows): a line posted while their socket was not yet, or no longer, in the table's group
+    was announced to nobody on that page."""
+    muted = ChatMute.objects.filter(user=user).values("muted")
+    return (
+        ChatMessage.objects.filter(
+            game=game, channel=readable_channel(game, user), hidden_at=None, id__gt=line_id
+        )
+        .exclude(author__in=muted)
+        .exists()
+    )
+
+
 def mark_read(game: Game, user: User) -> None:
     """One statement (an upsert reading the newest message): the table page reads often."""
     with connection.cursor() as cursor:

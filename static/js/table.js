@@ -372,7 +372,9 @@
     socket.onopen = function () {
       delay = 1000;
       connected(true);
-      send({ type: "hello", revision: revision }); // what we hold: the server sends anything newer
+      // what we hold: the server sends anything newer, and says if the talk has a line newer
+      // than ours (one posted before this socket was in the table's group reached no ping)
+      send({ type: "hello", revision: revision, chat: newestLine() });
       lastBeat = Date.now();
       beat = setInterval(function () {
         var due = root.dataset.window ? WINDOW_BEAT_MS : BEAT_MS;
@@ -422,6 +424,13 @@
   // (a log region: only the lines added are read out). The form is left alone, so a player
   // typing keeps their words and their focus.
   var chatAsked = 0; // an older answer arriving last must not take the newest line away
+  function newestLine() {
+    var newest = 0;
+    document.querySelectorAll("#chat-slot ol.chat-lines li[data-id]").forEach(function (li) {
+      newest = Math.max(newest, parseInt(li.dataset.id, 10) || 0);
+    });
+    return newest;
+  }
   function refreshChat() {
     var slot = document.getElementById("chat-slot");
     if (!slot || !window.fetch) return;

@@ -115,6 +115,32 @@ def test_a_hello_after_the_connects_own_state_is_not_answered_with_it_again(star
     asyncio.run(scenario())
 
 
+def test_a_hello_says_when_the_talk_has_a_line_newer_than_the_pages(started):
+    """A line posted between a page's render and its socket's join (or while the socket was
+    away) was announced to nobody there: the page never showed it (a journey under load)."""
+    from games.services import chat
+
+    game = started("cockroach-poker-royal")
+    users = seat_users(game)
+    line = chat.post(users[1], game.pk, "Nice bluff!")  # before alice's socket joins
+
+    async def answers(shown):
+        communicator, connected, _ = await connect(users[0], game.pk)
+        assert connected
+        first = await communicator.receive_json_from(timeout=5)
+        await communicator.send_json_to(
+            {"type": "hello", "revision": first["revision"], "chat": shown}
+        )
+        frames = [await communicator.receive_json_from(timeout=5)]
+        if not await communicator.receive_nothing(timeout=1):
+            frames.append(await communicator.receive_json_from(timeout=5))
+        await communicator.disconnect()
+        return [frame["type"] for frame in frames]
+
+    assert asyncio.run(answers(0)) == ["heartbeat", "chat"]  # the page showed no line
+    assert asyncio.run(answers(line.pk)) == ["heartbeat"]  # it showed the newest
+
+
 def test_a_frame_for_a_socket_that_just_closed_does_not_end_the_consumer():
     """Daphne raises when a frame is sent on a socket closed meanwhile; raised on, it ended
     the consumer before ``disconnect``, which left the dead channel in its groups."""
