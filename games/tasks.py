@@ -11,6 +11,7 @@ from datetime import datetime
 from celery import shared_task
 
 from games import services
+from games.errors import GameNotFound
 
 
 @shared_task(acks_late=True, ignore_result=True, soft_time_limit=55, time_limit=60)
@@ -22,13 +23,19 @@ def sweep_expired_deadlines() -> int:
 @shared_task(acks_late=True, ignore_result=True, soft_time_limit=25, time_limit=30)
 def apply_deadline(game_id: int, wait_seq: int) -> bool:
     """Fast path for short waits; does nothing if the game has moved on to another wait."""
-    return services.apply_deadline(game_id, wait_seq)
+    try:
+        return services.apply_deadline(game_id, wait_seq)
+    except GameNotFound:  # deleted since (a superuser, in the admin): nothing to time out
+        return False
 
 
 @shared_task(acks_late=True, ignore_result=True, soft_time_limit=25, time_limit=30)
 def bot_moment(game_id: int, at: str) -> bool:
     """Fast path for a bots' moment that is soon; does nothing once the game drew another."""
-    return services.apply_bot_moment(game_id, datetime.fromisoformat(at))
+    try:
+        return services.apply_bot_moment(game_id, datetime.fromisoformat(at))
+    except GameNotFound:  # deleted since
+        return False
 
 
 @shared_task(acks_late=True, ignore_result=True, soft_time_limit=55, time_limit=60)

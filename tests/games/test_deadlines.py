@@ -96,6 +96,17 @@ def test_a_deadline_for_an_old_wait_does_nothing(quick):
     assert timed_out and min(timed_out) == game.version + 1
 
 
+def test_a_countdown_for_a_game_deleted_since_does_nothing_and_raises_nothing(quick):
+    """A superuser's deletion in the admin left its countdown tasks to fail with a traceback
+    (logs review)."""
+    flush_broker()
+    game = quick("imperador")
+    game = _past_deadline(game)
+    Game.objects.filter(pk=game.pk).delete()
+    assert tasks.apply_deadline(game.pk, game.wait_seq) is False
+    assert tasks.bot_moment(game.pk, timezone.now().isoformat()) is False
+
+
 def test_running_the_same_deadline_twice_applies_it_once(quick):
     flush_broker()  # no worker runs here: the test applies the deadline itself, twice
     game = _past_deadline(quick("cockroach-poker-royal"))
