@@ -83,21 +83,17 @@ def cached_owner(raw: str, entry: Any = _NOT_READ) -> User | None:
     """``user_for_token`` from the cache alone: never the database, nor a use noted. For the
     request guard's refusals, which must cost the database nothing (config/guard.py): a token
     not in the cache (made up, or unused for CACHE_SECONDS) has no owner here."""
-    if not isinstance(raw, str) or not raw.strip() or len(raw.strip()) > MAX_TOKEN_LENGTH:
-        return None
-    token: Any = _decoded(entry) if entry is not _NOT_READ else _NOT_READ
-    if token is _NOT_READ:
-        try:
-            token = cache.get(_key(ApiToken.hash(raw.strip())))
-        except Exception:  # the cache is down: no owner, and no database asked instead
-            return None
-    if not isinstance(token, ApiToken) or token.revoked_at is not None:
+    found = _cached(raw, entry)
+    token = found[1] if found is not None else None
+    if token is None or token.revoked_at is not None:
         return None
     user = token.user  # cached with the token (select_related)
     return user if user.is_active and user.banned_at is None else None
 
 
-def _live(raw: object, entry: Any) -> ApiToken | None:
+def _cached(raw: object, entry: Any) -> tuple[str, ApiToken | None] | None:
+    """The token's digest and its cached copy (None: not in the cache, or the cache is down);
+    None for a value no token can be. ``entry``: as the request guard read it, if it did."""
     if not isinstance(raw, str):
         return None
     raw = raw.strip()
@@ -108,8 +104,16 @@ def _live(raw: object, entry: Any) -> ApiToken | None:
     if token is _NOT_READ:
         try:
             token = cache.get(_key(digest))
-        except Exception:  # the cache is down: the database still knows
+        except Exception:  # the cache is down: the database still knows (see _live)
             token = None
+    return digest, token if isinstance(token, ApiToken) else None
+
+
+def _live(raw: object, entry: Any) -> ApiToken | None:
+    found = _cached(raw, entry)
+    if found is None:
+        return None
+    digest, token = found
     if token is None:
         token = (
             ApiToken.objects.select_related("user")
