@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import connection, transaction
-from django.db.models import Count, OuterRef, Subquery
+from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -96,15 +96,17 @@ def suspended_talk(user: User) -> str:
     }
 
 
+def _readable(game: Game, user: User) -> QuerySet[ChatMessage]:
+    """The lines ``user`` may read here: their channel's, not hidden, no muted author's."""
+    muted = ChatMute.objects.filter(user=user).values("muted")
+    return ChatMessage.objects.filter(
+        game=game, channel=readable_channel(game, user), hidden_at=None
+    ).exclude(author__in=muted)
+
+
 def messages_for(game: Game, user: User, limit: int = 50) -> list[ChatMessage]:
     """The newest messages ``user`` may read here, oldest first, without muted authors."""
-    muted = ChatMute.objects.filter(user=user).values("muted")
-    rows = (
-        ChatMessage.objects.filter(game=game, channel=readable_channel(game, user), hidden_at=None)
-        .exclude(author__in=muted)
-        .select_related("author")
-        .order_by("-id")[:limit]
-    )
+    rows = _readable(game, user).select_related("author").order_by("-id")[:limit]
     return list(reversed(rows))
 
 
@@ -112,14 +114,7 @@ def newer_than(game: Game, user: User, line_id: int) -> bool:
     """Whether ``user`` may read a line here newer than ``line_id`` (the newest their page
     shows): a line posted while their socket was not yet, or no longer, in the table's group
     was announced to nobody on that page."""
-    muted = ChatMute.objects.filter(user=user).values("muted")
-    return (
-        ChatMessage.objects.filter(
-            game=game, channel=readable_channel(game, user), hidden_at=None, id__gt=line_id
-        )
-        .exclude(author__in=muted)
-        .exists()
-    )
+    return _readable(game, user).filter(id__gt=line_id).exists()
 
 
 def mark_read(game: Game, user: User) -> None:
