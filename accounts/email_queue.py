@@ -10,9 +10,9 @@ server is talked to with no row lock held (a move superseding the notice never w
 and a second sweep never sends it too. The outcome is then recorded: sent, skipped, digest; a
 failure puts it back with a back-off (1, 4, 16, then every 30 minutes: a mail server down for
 an hour loses no email), and a refusal for good (``permanent``) or MAX_AGE in the queue makes
-it ``failed``.
-Each try still asks whether the notice stands (a turn taken since is not mailed late). A worker that died mid-send leaves a claim whose
-lease runs out: the email is tried again (it may then arrive twice; nothing else sends twice).
+it ``failed``. Each try still asks whether the notice stands (a turn taken since is not mailed
+late). A worker that died mid-send leaves a claim whose lease runs out: the email is tried
+again (it may then arrive twice; nothing else sends twice).
 """
 
 from __future__ import annotations

@@ -398,8 +398,8 @@ def _queue_push_now(notification_ids: list[int]) -> None:
 # A push still pending PUSH_LOST_AFTER after its PUSH_DELAY lost its task (queued while the
 # broker was down, or dropped with a broker's data): the email sweep queues it again, at most
 # once a PUSH_LOST_AFTER. Its task still decides at send time (an answered turn is not pushed).
-# the oldest this many a sweep: those queued again within PUSH_LOST_AFTER are passed over, so a
-# broker lost for long drains a batch a minute
+# The oldest this many a sweep: those queued again within PUSH_LOST_AFTER are passed over, so a
+# broker lost for long drains a batch a minute.
 LOST_PUSH_BATCH = 500
 # Older than this, a push whose task never ran is given up (a row left pending for good would
 # be queued again every minute until the retention sweep).
