@@ -49,13 +49,10 @@ class ApiRequest(HttpRequest):
 class TokenAuth(HttpBearer):
     def authenticate(self, request: HttpRequest, token: str) -> Any:
         from accounts.tokens import OwnerSuspended, token_owner
+        from config.guard import guard_read
 
-        read = getattr(request, "token_cache_entry", None)  # config/guard.py read it
         try:
-            if read is not None and read[0] == token.strip():
-                user = token_owner(token, read[1])
-            else:
-                user = token_owner(token)
+            user = token_owner(token, *guard_read(request, token))
         except OwnerSuspended:
             raise AccountSuspended() from None
         if user is not None:
