@@ -114,6 +114,23 @@ def waiting_seat_at_a_started_table(
     return game, rules, seat, by_seat
 
 
+def the_waiting_seats_page(
+    make_user: Callable[[str], Any],
+    names: Iterable[str],
+    engine: str,
+    signed_in_page: Any,
+    base: str,
+) -> tuple[Game, Any, str, dict[str, Any]]:
+    """The page of the seat a started table waits on (see waiting_seat_at_a_started_table),
+    open at the table, and a legal move of theirs as ``click_move`` takes it: its type and
+    its fields."""
+    game, rules, seat, users = waiting_seat_at_a_started_table(make_user, names, engine)
+    page = signed_in_page(users[seat])
+    page.goto(f"{base}/games/{game.pk}/")
+    action = rules.legal_actions(game.state, seat)[0]
+    return game, page, action["type"], {k: v for k, v in action.items() if k != "type"}
+
+
 def in_thread(call: Callable[[], T]) -> T:
     """Runs ``call`` (a service, an ORM write) outside Playwright's event loop: after-commit
     pings use async_to_sync, which refuses to run inside a running loop."""

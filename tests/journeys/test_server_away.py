@@ -10,7 +10,7 @@ import pytest
 
 from games.models import Event
 from tests.games.worker import wait_for
-from tests.journeys.drive import click_move, waiting_seat_at_a_started_table
+from tests.journeys.drive import click_move, the_waiting_seats_page
 
 pytestmark = [pytest.mark.browser]
 
@@ -20,20 +20,16 @@ BAD_GATEWAY = "<html><body><h1>502 Bad Gateway</h1></body></html>"
 def test_a_move_pressed_while_the_server_is_away_keeps_the_page_and_says_so(
     make_user, signed_in_page, stack
 ):
-    game, engine, seat, users = waiting_seat_at_a_started_table(
-        make_user, ("ola", "per", "quin"), "cockroach-poker-royal"
+    game, page, move, fields = the_waiting_seats_page(
+        make_user, ("ola", "per", "quin"), "cockroach-poker-royal", signed_in_page, stack.base
     )
-    page = signed_in_page(users[seat])
-    page.goto(f"{stack.base}/games/{game.pk}/")
     table = page.url
-    action = engine.legal_actions(game.state, seat)[0]
-    fields = {k: v for k, v in action.items() if k != "type"}
     page.route(
         "**/act/",
         lambda route: route.fulfill(status=502, body=BAD_GATEWAY, content_type="text/html"),
     )
 
-    click_move(page, action["type"], **fields)
+    click_move(page, move, **fields)
 
     page.wait_for_function(
         "() => document.querySelector('.messages').textContent.includes('did not answer')"
@@ -42,7 +38,7 @@ def test_a_move_pressed_while_the_server_is_away_keeps_the_page_and_says_so(
     assert not Event.objects.filter(game=game).exists()
 
     page.unroute("**/act/")
-    click_move(page, action["type"], **fields)
+    click_move(page, move, **fields)
     assert wait_for(lambda: Event.objects.filter(game=game).count() == 1, 10)
     page.wait_for_function(
         "() => document.querySelector('.messages').textContent.includes('Move played.')"

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 from django.contrib.sessions.models import Session
 
-from tests.journeys.drive import click_move, in_thread, waiting_seat_at_a_started_table
+from tests.journeys.drive import click_move, in_thread, the_waiting_seats_page
 
 pytestmark = [pytest.mark.browser]
 
@@ -16,13 +16,10 @@ pytestmark = [pytest.mark.browser]
 def test_a_move_pressed_after_the_session_ended_opens_a_sign_in_page_that_says_why(
     make_user, signed_in_page, stack
 ):
-    game, engine, seat, users = waiting_seat_at_a_started_table(
-        make_user, ("oda", "pim", "quy"), "cockroach-poker-royal"
+    _game, page, move, fields = the_waiting_seats_page(
+        make_user, ("oda", "pim", "quy"), "cockroach-poker-royal", signed_in_page, stack.base
     )
-    page = signed_in_page(users[seat])
-    page.goto(f"{stack.base}/games/{game.pk}/")
-    action = engine.legal_actions(game.state, seat)[0]
     in_thread(lambda: Session.objects.all().delete())  # signed out elsewhere
-    click_move(page, action["type"], **{k: v for k, v in action.items() if k != "type"})
+    click_move(page, move, **fields)
     page.wait_for_url("**/accounts/login/**")
     assert "Log in again to send your move" in page.locator(".messages").inner_text()
