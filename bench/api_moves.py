@@ -8,6 +8,9 @@ concurrency and duration:
 * moves: N client threads, each playing its own game through the API: GET the game as the
   seat it waits on, POST a random action from ``legal_actions``; keep-alive connections;
   a game that ends is replaced by a new one made through the API (not timed).
+* posts: the moves alone. Each client POSTs moves planned before the phase (untimed) by the
+  pure engine from the stored state of its own started tables (``Plan``), with the version the
+  last answer gave: the same requests as the moves phase's POSTs, without its GETs.
 * reads: the same N games, GET only, each as the seat the moves phase last read it as.
 * floor: N client threads, each POSTing /bench/floor/<id>/ on its own aborted game row: one
   locked read, one write, one insert (games/bench.py).
@@ -97,6 +100,13 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         "1.5 a measured or warm-up second (a Cockroach Poker game lasts ~55 moves, a client "
         "makes up to ~60 a second)",
     )
+    parser.add_argument(
+        "--plans",
+        type=int,
+        default=None,
+        help="started tables per client with their moves planned, for the posts phase; "
+        "default: 2 a measured or warm-up second (moves alone go ~1.5x as fast)",
+    )
     args = parser.parse_args(argv)
     if not 1 <= args.games <= MAX_GAMES:
         parser.error(f"--games must be between 1 and {MAX_GAMES}")
@@ -106,6 +116,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
         parser.error("--rounds must be 1..20")
     if args.spares is None:
         args.spares = math.ceil(1.5 * args.rounds * (args.seconds + args.warmup))
+    if args.plans is None:
+        args.plans = math.ceil(2 * args.rounds * (args.seconds + args.warmup))
     db = urlsplit(args.database_url)
     if db.scheme not in {"postgres", "postgresql"} or (db.hostname or "127.0.0.1") not in LOOPBACK:
         parser.error("--database-url must be a PostgreSQL database on this machine")
@@ -156,12 +168,25 @@ def setup_django(args: argparse.Namespace) -> None:
 
 
 @dataclass
+class Plan:
+    """A started table and every move of a game played on it to the end, worked out before
+    the posts phase by the pure engine from the table's stored state (untimed)."""
+
+    game_id: int
+    token_of_seat: dict[int, str]
+    version: int
+    moves: list[tuple[int, Any]]  # (seat, action), in order
+
+
+@dataclass
 class Table:
     game_id: int
     usernames: list[str]  # the creator first
     tokens: list[str]  # same order as usernames
     # started tables of the same players, made before the phase: (game id, token of each seat)
     spares: list[tuple[int, dict[int, str]]] = field(default_factory=list)
+    # more such tables, each with its moves planned to the end (the posts phase)
+    plans: list[Plan] = field(default_factory=list)
 
 
 @dataclass
@@ -230,7 +255,40 @@ def seat_tokens(game_id: int, players: list[Any], tokens: list[str]) -> dict[int
     }
 
 
-def create_fixtures(tag: str, games: int, engine: str, spares: int = 0) -> Fixtures:
+def planned_table(players: list[Any], tokens: list[str], engine: str, rng: random.Random) -> Plan:
+    """A started table of these players and a random game on it, played to its end by the
+    engine alone: a seat that may act, one of its legal actions, as the moves phase chooses."""
+    from games.engines import registry
+    from games.models import Game
+
+    rules = registry.ENGINES[engine]
+    game_id = started_table(players, engine)
+    game = Game.objects.only("state", "version").get(pk=game_id)
+    state = game.state
+    moves: list[tuple[int, Any]] = []
+    while rules.result(state) is None:
+        choices = [
+            (seat, legal)
+            for seat in rules.waiting_for(state).seats
+            if (legal := rules.legal_actions(state, seat))
+        ]
+        if not choices:
+            break  # a window only a deadline closes: the plan ends here
+        seat, legal = choices[0]
+        action = rng.choice(legal)
+        state, _ = rules.apply(state, seat, action)
+        moves.append((seat, action))
+    return Plan(game_id, seat_tokens(game_id, players, tokens), game.version, moves)
+
+
+def create_fixtures(
+    tag: str,
+    games: int,
+    engine: str,
+    spares: int = 0,
+    plans: int = 0,
+    rng: random.Random | None = None,
+) -> Fixtures:
     from accounts.models import User
     from accounts.services import api_token_create
     from games.engines import registry
@@ -254,6 +312,8 @@ def create_fixtures(tag: str, games: int, engine: str, spares: int = 0) -> Fixtu
         for _ in range(spares):
             spare = started_table(players, engine)
             table.spares.append((spare, seat_tokens(spare, players, tokens)))
+        for _ in range(plans):
+            table.plans.append(planned_table(players, tokens, engine, rng or random.Random()))
         tables.append(table)
         floor_game_ids.append(floor_game(engine, players[0]))
     return Fixtures(user_ids, tables, floor_game_ids)
@@ -637,6 +697,43 @@ class Reader(Player):
         self.tally.count(window, status, started, seconds, "GET", body)
 
 
+class PlannedPlayer:
+    """The moves alone: POSTs the moves planned for its tables (``Plan``), one after the
+    other, with the version the last answer gave, and no GET: what a move costs without the
+    reads a client needs to choose one (the reads phase measures those)."""
+
+    def __init__(self, base_url: str, table: Table) -> None:
+        self.http = Http(base_url)
+        self.table = table
+        self.tally = Tally()
+        self.plan: Plan | None = None
+
+    def prepare(self) -> None:
+        pass
+
+    def step(self, window: Window) -> None:
+        plan = self.plan
+        if plan is None or not plan.moves:
+            if plan is not None:
+                self.tally.games_finished += 1
+            if not self.table.plans:
+                raise RuntimeError("no planned table left: raise --plans")
+            self.plan = plan = self.table.plans.pop(0)
+            self.tally.spares_used += 1
+        seat, action = plan.moves.pop(0)
+        status, answer, started, seconds = self.http.call(
+            "POST",
+            f"/api/games/{plan.game_id}/actions",
+            plan.token_of_seat[seat],
+            {"version": plan.version, "action": action, "key": uuid.uuid4().hex},
+        )
+        self.tally.count(window, status, started, seconds, "POST action", answer)
+        if status == 200:
+            plan.version = answer["version"]
+        else:
+            plan.moves.clear()  # the table is not where the plan thought: take the next
+
+
 class FloorClient:
     def __init__(self, base_url: str, game_id: int) -> None:
         self.http = Http(base_url)
@@ -791,6 +888,11 @@ def summary(
             spares_used=sum(c.tally.spares_used for c in clients),
             stuck=sum(c.tally.stuck for c in clients),
         )
+    if phase == "posts":
+        line.update(
+            games_finished=sum(c.tally.games_finished for c in clients),
+            tables_used=sum(c.tally.spares_used for c in clients),
+        )
     if cpu and latencies:
         # per counted request; in the moves phase (per move) that includes the reads between
         line["cpu_ms_per_request"] = {
@@ -838,7 +940,9 @@ def main(argv: list[str] | None = None) -> int:
     setup_django(args)
     tag = uuid.uuid4().hex[:8]
     rng = random.Random(args.seed)
-    fixtures = create_fixtures(tag, args.games, args.engine, args.spares)
+    fixtures = create_fixtures(
+        tag, args.games, args.engine, args.spares, args.plans, random.Random(rng.random())
+    )
     proc = None
     with tempfile.TemporaryDirectory(prefix="fibbers-bench-") as tmp:
         log_path = Path(tmp) / "server.log"
@@ -872,18 +976,24 @@ def main(argv: list[str] | None = None) -> int:
                 for t in fixtures.tables
             ]
             group = proc.pid if proc is not None else None  # the server leads its session
+            planned = [PlannedPlayer(base_url, t) for t in fixtures.tables]
             floors = [FloorClient(base_url, gid) for gid in fixtures.floor_game_ids]
             moves_cpu: dict[str, float] = {}
+            posts_cpu: dict[str, float] = {}
             floor_cpu: dict[str, float] = {}
             for round_ in range(args.rounds):  # the floor's rounds run between the moves'
                 _, cpu = run_phase(players, args.warmup, args.seconds, group)
                 add_cpu(moves_cpu, cpu)
+                _, cpu = run_phase(planned, args.warmup, args.seconds, group)
+                add_cpu(posts_cpu, cpu)
                 if round_ < args.rounds - 1:
                     _, cpu = run_phase(floors, args.warmup, args.seconds, group)
                     add_cpu(floor_cpu, cpu)
             measured = args.seconds * args.rounds
             moves = summary("moves", players, measured, moves_cpu)
             print(json.dumps(moves), flush=True)
+            posts = summary("posts", planned, measured, posts_cpu)
+            print(json.dumps(posts), flush=True)
 
             readers = []
             for player in players:
@@ -909,6 +1019,12 @@ def main(argv: list[str] | None = None) -> int:
                         "p50_moves_over_floor": ratio(moves["p50_ms"], floor["p50_ms"]),
                         "p95_moves_over_floor": ratio(moves["p95_ms"], floor["p95_ms"]),
                         "read_p50_over_floor_p50": ratio(moves["read_p50_ms"], floor["p50_ms"]),
+                        # the moves alone, chosen before the phase: no GET between them
+                        "per_second_posts_over_floor": ratio(
+                            posts["per_second"], floor["per_second"]
+                        ),
+                        "p50_posts_over_floor": ratio(posts["p50_ms"], floor["p50_ms"]),
+                        "cpu_per_posts_move_over_floor": ratio(cpu_total(posts), cpu_total(floor)),
                         "cpu_per_move_over_floor": ratio(cpu_total(moves), cpu_total(floor)),
                         "cpu_per_read_over_floor": ratio(cpu_total(reads), cpu_total(floor)),
                         # the move's POST alone: its reads' share taken out at the GET's cost
