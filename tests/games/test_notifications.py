@@ -54,25 +54,32 @@ def test_the_player_whose_turn_it_is_gets_a_notification_and_one_email_with_link
     assert len(mail.outbox) == 1
 
 
-def test_no_more_than_one_email_per_game_per_hour(started):
+def test_no_more_than_one_email_per_game_per_hour(started, monkeypatch):
     game = turn_game(started)
     _seat, user = waited_user(game)
     first = notifications.notify(user, Notification.Kind.YOUR_TURN, "one", "/x", game.pk)
     second = notifications.notify(user, Notification.Kind.NUDGE, "two", "/x", game.pk)
     assert send_notification_email(first.pk) == "send"
     assert send_notification_email(second.pk) == "skip"
-    Notification.objects.filter(pk=first.pk).update(emailed_at=timezone.now() - timedelta(hours=2))
-    third = notifications.notify(user, Notification.Kind.YOUR_TURN, "three", "/x", game.pk)
-    assert send_notification_email(third.pk) == "send"
+    sent_at = Notification.objects.get(pk=first.pk).emailed_at
+    assert sent_at is not None
+    # the clock moves on, the email stays where the send put it
+    for minutes, outcome in ((59, "skip"), (61, "send")):
+        monkeypatch.setattr(timezone, "now", lambda m=minutes: sent_at + timedelta(minutes=m))
+        later = notifications.notify(user, Notification.Kind.NUDGE, "later", "/x", game.pk)
+        assert send_notification_email(later.pk) == outcome, minutes
+    assert [m.to for m in mail.outbox] == [[user.email], [user.email]]
 
 
-def test_a_tables_emails_are_one_thread_and_another_tables_another(started):
+def test_a_tables_emails_are_one_thread_and_another_tables_another(started, monkeypatch):
     """A game over days sent one unconnected email a move (mail review)."""
     game, other = turn_game(started), turn_game(started)
     _seat, user = waited_user(game)
-    for table in (game, game, other):
+    start = timezone.now()
+    for hours, table in enumerate((game, game, other)):
+        # two hours apart: past the one email a table an hour
+        monkeypatch.setattr(timezone, "now", lambda h=hours: start + timedelta(hours=2 * h))
         note = notifications.notify(user, Notification.Kind.NUDGE, "your move", "/x", table.pk)
-        Notification.objects.filter(user=user).update(emailed_at=None)  # past the hour's gap
         assert send_notification_email(note.pk) == "send"
     first, second, third = (m.message() for m in mail.outbox[-3:])
     assert first["References"] == second["References"] != third["References"]
