@@ -145,6 +145,7 @@ def _handed_over_after_a_cheat_by(started, cheater: int) -> tuple[bool, list[str
     bob or carol. alice plays; bob's turn times out again. Returns whether bob's seat went to
     the bot, and the players as alice's API shows them."""
     from datetime import timedelta
+    from unittest import mock
 
     from django.utils import timezone
 
@@ -164,8 +165,9 @@ def _handed_over_after_a_cheat_by(started, cheater: int) -> tuple[bool, list[str
         play_one_step(game, users, rng)
     assert bobs_turn(game)
     assert Seat.objects.get(game=game, index=1).consecutive_timeouts == 2
-    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
-    assert services.apply_deadline(game.pk)
+    late = Game.objects.get(pk=game.pk).deadline_at + timedelta(seconds=1)
+    with mock.patch.object(timezone, "now", lambda: late):  # bob's time runs out
+        assert services.apply_deadline(game.pk)
     client = Client()
     client.force_login(users[0])
     players = client.get(f"/api/games/{game.pk}").json()["players"]

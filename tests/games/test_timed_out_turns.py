@@ -19,10 +19,13 @@ from tests.games.helpers import play_to_the_end, seat_users, turn_game
 pytestmark = pytest.mark.django_db
 
 
-def run_out(game: Game) -> int:
-    """The current turn's deadline passes; returns the seat it was."""
+def run_out(game: Game, monkeypatch: pytest.MonkeyPatch) -> int:
+    """The clock passes the current turn's deadline and its task runs; returns the seat."""
     (seat,) = registry.get(game.engine).waiting_for(game.state).seats
-    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() - timedelta(seconds=1))
+    game.refresh_from_db()
+    assert game.deadline_at is not None
+    later = game.deadline_at + timedelta(seconds=1)
+    monkeypatch.setattr(timezone, "now", lambda: later)
     assert services.apply_deadline(game.pk)
     game.refresh_from_db()
     return seat
@@ -34,10 +37,10 @@ def page_of(user, game: Game) -> str:
     return client.get(reverse("games:table", args=[game.pk])).content.decode()
 
 
-def test_the_table_reads_that_the_bot_played_a_turn_whose_time_ran_out(started):
+def test_the_table_reads_that_the_bot_played_a_turn_whose_time_ran_out(started, monkeypatch):
     game = turn_game(started)
     users = seat_users(game)
-    missed = run_out(game)
+    missed = run_out(game, monkeypatch)
     name = users[missed].name
     watcher = users[(missed + 1) % 3]
     assert f"Time ran out: the bot played for {name}." in page_of(watcher, game)
@@ -104,10 +107,13 @@ def test_the_history_names_a_players_own_moves_after_the_bot_took_their_seat(sta
     assert f"{name} (bot)" in shown.content.decode().lower()
 
 
-def test_under_a_minute_left_is_said_so_and_a_finished_table_says_game_over(started):
+def test_under_a_minute_left_is_said_so_and_a_finished_table_says_game_over(started, monkeypatch):
     game = turn_game(started)
     users = seat_users(game)
-    Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now() + timedelta(seconds=40))
+    game.refresh_from_db()
+    assert game.deadline_at is not None
+    almost = game.deadline_at - timedelta(seconds=40)  # the clock, not the deadline, moves
+    monkeypatch.setattr(timezone, "now", lambda: almost)
     page = page_of(users[0], game)
     assert "less than a minute left" in page and "0\xa0minutes left" not in page
     client = Client()
