@@ -5,6 +5,7 @@ from __future__ import annotations
 import asyncio
 import re
 from datetime import timedelta
+from unittest import mock
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -466,12 +467,19 @@ def test_find_unknown_player_shows_the_error_by_the_field(as_alice):
     assert "There is no player with that username or email." in body
 
 
-def test_friends_list_shows_online_placeholder_and_invite_link(as_alice, alice, bob, carol):
+def test_friends_list_shows_online_placeholder_and_invite_link(
+    as_alice, alice, bob, carol, monkeypatch
+):
     services.friendship_create(alice, bob)
     services.friendship_create(alice, carol)
     now = timezone.now()
-    type(bob).objects.filter(pk=bob.pk).update(last_seen_at=now - timedelta(minutes=1))
-    type(carol).objects.filter(pk=carol.pk).update(last_seen_at=now - timedelta(minutes=6))
+    # carol's last request was six minutes ago, bob's one minute ago: each opens a page then
+    for user, minutes in ((carol, 6), (bob, 1)):
+        monkeypatch.setattr(timezone, "now", lambda m=minutes: now - timedelta(minutes=m))
+        their_device = Client()
+        their_device.force_login(user)
+        assert their_device.get(reverse("games:my_games")).status_code == 200
+    monkeypatch.setattr(timezone, "now", lambda: now)
 
     response = as_alice.get(reverse("friends"))
 
@@ -492,7 +500,14 @@ def test_a_friend_with_a_page_open_is_online_by_its_sockets_heartbeat(as_alice, 
     services.friendship_create(alice, bob)
     services.friendship_create(alice, carol)
     hours_ago = timezone.now() - timedelta(hours=3)
-    type(bob).objects.filter(pk__in=[bob.pk, carol.pk]).update(last_seen_at=hours_ago)
+    with mock.patch.object(timezone, "now", lambda: hours_ago):  # their last requests
+        for user in (bob, carol):
+            their_device = Client()
+            their_device.force_login(user)
+            assert their_device.get(reverse("games:my_games")).status_code == 200
+    assert {u.last_seen_at for u in type(bob).objects.filter(pk__in=[bob.pk, carol.pk])} == {
+        hours_ago
+    }
 
     def online() -> dict[str, bool]:
         friends = as_alice.get(reverse("friends")).context["friends"]
