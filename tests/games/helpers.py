@@ -121,6 +121,50 @@ def play_one_step(game: Game, users: dict[int, Any], rng: random.Random) -> None
     services.act(users[seat], game.pk, game.version_for(seat), action)
 
 
+def miss_until_the_bot_plays(
+    game: Game, missing: set[int], monkeypatch: Any, seed: int = 1, moves: int = 600
+) -> Game:
+    """The real way to a seat the bot plays: the players of ``missing`` let their turns run
+    out (the clock moves past each wait's own deadline and its task runs) until the bot has
+    taken their seats; the others play (the engine's bot choosing for them), and bots' moments
+    come at once. The clock stays where it got to."""
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    rng = random.Random(seed)
+    engine = registry.get(game.engine)
+    users = seat_users(game)
+    for _ in range(moves):
+        game.refresh_from_db()
+        assert game.status == Game.Status.ACTIVE, "the game ended first"
+        bots = set(Seat.objects.filter(game=game, is_bot=True).values_list("index", flat=True))
+        if missing <= bots:
+            return game
+        waiting = engine.waiting_for(game.state)
+        playing = [
+            s
+            for s in waiting.seats
+            if s not in missing and s not in bots and engine.may_act(game.state, s)
+        ]
+        if playing:
+            seat = playing[0]
+            services.act(
+                users[seat],
+                game.pk,
+                game.version_for(seat),
+                engine.bot_action(game.state, seat, rng),
+            )
+        elif set(waiting.seats) <= bots:
+            assert bots_moment_now(game, rng), "the bots owe but did nothing"
+        else:
+            assert game.deadline_at is not None
+            later = game.deadline_at + timedelta(seconds=1)
+            monkeypatch.setattr(timezone, "now", lambda later=later: later)
+            assert services.apply_deadline(game.pk)
+    raise AssertionError(f"seats {sorted(missing)} were not handed to the bot")
+
+
 def play_to_the_end(game: Game, seed: int = 1) -> Game:
     """Plays the humans' moves with the engine's bot until the game is over; when only bots
     owe (a window), their moment comes at once."""

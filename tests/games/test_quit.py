@@ -21,7 +21,13 @@ from games import selectors, services
 from games.engines import registry
 from games.errors import GameError, NotActive, NotAllowed
 from games.models import Event, Game, PlayerRecord, Seat
-from tests.games.helpers import play_to_the_end, seat_users, to_the_show_of_hands, turn_game
+from tests.games.helpers import (
+    miss_until_the_bot_plays,
+    play_to_the_end,
+    seat_users,
+    to_the_show_of_hands,
+    turn_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -79,10 +85,11 @@ def test_the_page_asks_then_the_bot_plays_the_seat_at_once(started):
         services.seat_reclaim(leaver, game.pk)
 
 
-def test_a_seat_the_bot_already_plays_can_be_left_for_good(started):
+def test_a_seat_the_bot_already_plays_can_be_left_for_good(started, monkeypatch):
     game = turn_game(started)
     alice = seat_users(game)[0]
-    Seat.objects.filter(game=game, index=0).update(is_bot=True, bot_reason="timeouts")
+    game = miss_until_the_bot_plays(game, {0}, monkeypatch)
+    assert Seat.objects.get(game=game, index=0).bot_reason == "timeouts"
     assert (
         "Leave the game</button>"
         in client_for(alice).get(reverse("games:table", args=[game.pk])).content.decode()

@@ -8,9 +8,9 @@ from django.utils import timezone
 
 from games import services
 from games.engines import registry
-from games.models import Event, Game, Seat
+from games.models import Event, Game
 from games.services import change as change_module
-from tests.games.helpers import seat_users
+from tests.games.helpers import miss_until_the_bot_plays, seat_users
 
 pytestmark = pytest.mark.django_db
 
@@ -20,9 +20,8 @@ def test_a_seat_taken_back_mid_play_out_gets_its_own_full_time(started, monkeypa
     for _table in range(10):
         game = started("mogel-motte")
         alice = seat_users(game)[0]
-        # everybody missed three turns earlier: the bot plays all seats, each may be taken back
-        Seat.objects.filter(game=game).update(is_bot=True, bot_reason="timeouts")
-        Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())  # the last one's passed
+        # everybody missed three turns: the bot plays all seats, each may be taken back
+        game = miss_until_the_bot_plays(game, {0, 1, 2}, monkeypatch)
         engine = registry.get(game.engine, game.rules_version)
         for _chunk in range(300):
             assert services.apply_deadline(game.pk) is True  # the play-out's next chunk
@@ -51,8 +50,7 @@ def test_a_seat_taken_back_mid_play_out_is_not_timed_out_by_the_next_sweep(start
     for _table in range(10):
         game = started("mogel-motte")
         alice = seat_users(game)[0]
-        Seat.objects.filter(game=game).update(is_bot=True, bot_reason="timeouts")
-        Game.objects.filter(pk=game.pk).update(deadline_at=timezone.now())  # the last one's passed
+        game = miss_until_the_bot_plays(game, {0, 1, 2}, monkeypatch)
         engine = registry.get(game.engine, game.rules_version)
         for _chunk in range(300):
             assert services.apply_deadline(game.pk) is True
