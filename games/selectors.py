@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import hashlib
 from dataclasses import dataclass
 from datetime import timedelta
@@ -678,6 +679,7 @@ class _Reliability:
         return None if total == 0 else round(100 * self.played / total)
 
 
+@functools.cache  # the same string for the process's life: built once
 def _listed_seats_sql() -> str:
     seat, game = Seat._meta.db_table, Game._meta.db_table
     is_open = "g.status IN (%s, %s)"
