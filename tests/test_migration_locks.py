@@ -15,9 +15,10 @@ from django.db.migrations.operations import (
     AddConstraint,
     AddField,
     AddIndex,
+    AlterField,
     CreateModel,
 )
-from django.db.models import UniqueConstraint
+from django.db.models import CharField, UniqueConstraint
 
 from accounts.models import Notification
 from config.migration_operations import AddIndexWithoutLock
@@ -35,39 +36,56 @@ LOCKING_BEFORE = {
 }
 
 
-def _builds_an_index(operation: Any) -> str | None:
+def _indexed(field: Any) -> bool:
+    return bool(field.db_index or field.unique) and not field.primary_key
+
+
+def _builds_an_index(operation: Any, before: Any) -> str | None:
     """The index a schema operation builds with a plain CREATE INDEX, if any: an index, a
-    unique constraint, or a field added with one (``db_index``, ``unique``, a foreign key).
-    (An AlterField builds one only when the index is new: not told apart here.)"""
+    unique constraint, a field added with one (``db_index``, ``unique``, a foreign key), or a
+    field altered to have one it had not (``before``: the field as it was)."""
     if isinstance(operation, AddIndex) and not isinstance(operation, AddIndexWithoutLock):
         return operation.index.name
     if isinstance(operation, AddConstraint) and isinstance(operation.constraint, UniqueConstraint):
         return operation.constraint.name
-    if isinstance(operation, AddField):
-        field = operation.field
-        if (field.db_index or field.unique) and not field.primary_key:
-            return f"{operation.model_name}.{operation.name}"
+    if isinstance(operation, AddField) and _indexed(operation.field):
+        return f"{operation.model_name}.{operation.name}"
+    if isinstance(operation, AlterField) and _indexed(operation.field) and not _indexed(before):
+        return f"{operation.model_name}.{operation.name}"
     return None
 
 
-def _plain_index_additions() -> list[tuple[str, str, str]]:
+def _plain_index_additions(apps: set[str] = OUR_APPS) -> list[tuple[str, str, str]]:
     """Plain index builds on tables that existed before their migration (an index on a table
     the same migration creates locks nobody)."""
     loader = MigrationLoader(None, ignore_no_migrations=True)
     found = []
     for (app, name), migration in loader.disk_migrations.items():
-        if app not in OUR_APPS or (app, name) in LOCKING_BEFORE:
+        if app not in apps or (app, name) in LOCKING_BEFORE:
             continue
         created = {op.name_lower for op in migration.operations if isinstance(op, CreateModel)}
+        state = loader.project_state((app, name), at_end=False)
         for operation in migration.operations:
-            built = _builds_an_index(operation)
+            before = None
+            if isinstance(operation, AlterField):
+                before = state.models[app, operation.model_name_lower].fields[operation.name]
+            built = _builds_an_index(operation, before)
             if built and operation.model_name_lower not in created:
                 found.append((app, name, built))
+            operation.state_forwards(app, state)
     return found
 
 
 def test_no_new_migration_adds_an_index_that_locks_its_table():
     assert _plain_index_additions() == []
+
+
+def test_an_altered_field_that_gains_an_index_counts_as_a_plain_build():
+    plain, indexed = CharField(max_length=20), CharField(max_length=20, db_index=True)
+    gains = AlterField("game", "engine", indexed)
+    assert _builds_an_index(gains, before=plain) == "game.engine"
+    assert _builds_an_index(gains, before=indexed) is None  # it had one: nothing is built
+    assert _builds_an_index(AlterField("game", "engine", plain), before=indexed) is None
 
 
 @pytest.mark.django_db(transaction=True)  # sqlmigrate refuses a non-atomic one in a transaction
