@@ -61,3 +61,18 @@ def test_a_persian_lobby_says_its_expiry_on_the_solar_calendar(alice):
     english = client.get(f"/games/{game.pk}/").content.decode()
     assert f"is cancelled on {date_format(when)}." in english
     assert expires_at(game) - game.created_at == timedelta(days=14)
+
+
+@pytest.mark.django_db
+def test_a_persian_players_vacation_page_says_its_end_on_the_solar_calendar(alice, monkeypatch):
+    # three days from 20:00 UTC on 18 March 2027 end at 23:30 in Tehran on 21 March: Nowruz
+    now = datetime(2027, 3, 18, 20, 0, tzinfo=timezone.get_fixed_timezone(0))
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    User.objects.filter(pk=alice.pk).update(language="fa", time_zone="Asia/Tehran")
+    client = Client()
+    client.force_login(alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fa"
+    page = client.post("/games/vacation/", {"days": "3"}, follow=True).content.decode()
+    line = page.split('<p role="status">', 1)[1].split("</p>", 1)[0]
+    assert "1 فروردین 1406، 23:30" in line
+    assert "2027" not in line  # no Gregorian date beside it
