@@ -22,6 +22,7 @@ from accounts import notifications
 from accounts.models import User
 from accounts.selectors import are_friends
 from accounts.signed_in import SignedInRequest
+from accounts.templatetags.calendar_dates import moment_in_sentence
 from config.guard import SaidNotFound
 from games import create_once, pending, presenters, replays, selectors, services
 from games.catalog import registry as catalog
@@ -588,7 +589,7 @@ def vacation_page(request: SignedInRequest) -> HttpResponse:
         "games/vacation.html",
         {
             "days_left": vacation.days_left(request.user),
-            "away": away if away and away > timezone.now() else None,
+            "away": moment_in_sentence(away) if away and away > timezone.now() else None,
         },
     )
 

@@ -14,6 +14,7 @@ from typing import Any
 import jdatetime
 from django import template
 from django.template.defaultfilters import date as django_date
+from django.utils import timezone
 from django.utils.translation import get_language
 
 from accounts import time_zones
@@ -59,6 +60,12 @@ def calendar_date(value: Any, fmt: str = "DATE_FORMAT") -> str:
     if get_language() == "fa" and isinstance(value, date):
         return solar_hijri(value, fmt)
     return django_date(value, fmt)
+
+
+def moment_in_sentence(value: datetime) -> str:
+    """An aware moment as the reader reads a date and time (their calendar, their zone), to
+    end a sentence: English "5 p.m." gives its full stop to the sentence's own ("p.m..")."""
+    return calendar_date(timezone.localtime(value), "DATETIME_FORMAT").removesuffix(".")
 
 
 @register.filter

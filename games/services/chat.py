@@ -14,11 +14,12 @@ from django.core.cache import cache
 from django.db import connection, transaction
 from django.db.models import Count, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
-from django.utils import formats, timezone
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.models import ModerationLog, User
+from accounts.templatetags.calendar_dates import moment_in_sentence
 from config.inputs import has_bidi_controls, has_control_characters, shows_something
 from games import broadcast, selectors
 from games.errors import GameError, GameNotFound, NotAllowed
@@ -89,10 +90,9 @@ def post(user: User, game_id: int, text: Any) -> ChatMessage:
 
 def suspended_talk(user: User) -> str:
     """What a player whose talk a moderator suspended reads (in their time zone)."""
-    until = formats.date_format(timezone.localtime(user.talk_suspended_until), "DATETIME_FORMAT")
-    # English times end "a.m.": the sentence's own full stop would make it "a.m.."
+    assert user.talk_suspended_until is not None
     return _("A moderator suspended your table talk until %(until)s.") % {
-        "until": until.removesuffix(".")
+        "until": moment_in_sentence(user.talk_suspended_until)
     }
 
 

@@ -76,3 +76,16 @@ def test_a_persian_players_vacation_page_says_its_end_on_the_solar_calendar(alic
     line = page.split('<p role="status">', 1)[1].split("</p>", 1)[0]
     assert "1 فروردین 1406، 23:30" in line
     assert "2027" not in line  # no Gregorian date beside it
+
+
+@pytest.mark.django_db
+def test_an_english_vacation_end_is_one_sentence_with_one_full_stop(alice, monkeypatch):
+    now = datetime(2027, 3, 18, 20, 0, tzinfo=timezone.get_fixed_timezone(0))
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    User.objects.filter(pk=alice.pk).update(language="en", time_zone="America/Sao_Paulo")
+    client = Client()
+    client.force_login(alice)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
+    page = client.post("/games/vacation/", {"days": "3"}, follow=True).content.decode()
+    # 20:00 UTC is 17:00 in São Paulo; English writes "5 p.m.", not "5 p.m.." ending a sentence
+    assert "You are away until March 21, 2027, 5 p.m.</p>" in page

@@ -271,3 +271,29 @@ def test_a_line_hidden_by_mistake_shows_again_with_a_log_row(started, as_admin):
     again = as_admin.post(changelist, {**pick, "apply": "1", "reason": "twice"}, follow=True)
     assert "This message is not hidden." in again.content.decode()
     assert ModerationLog.objects.filter(action="chat_unhide").count() == 1
+
+
+def test_a_persian_players_suspended_talk_says_its_end_on_the_solar_calendar(started, make_user):
+    from django.conf import settings
+    from django.utils import timezone
+
+    from accounts.models import User
+    from accounts.moderators import make_moderator
+    from accounts.services import talk_suspend
+    from accounts.templatetags.calendar_dates import solar_hijri
+
+    game = started("imperador")
+    bob = game.seats.get(index=1).user
+    moderator = make_user("moddy")
+    make_moderator(moderator)
+    User.objects.filter(pk=bob.pk).update(language="fa", time_zone="Asia/Tehran")
+    talk_suspend(User.objects.get(pk=moderator.pk), bob, 7, "insults")
+    bob = User.objects.get(pk=bob.pk)
+    client = Client()
+    client.force_login(bob)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fa"
+    panel = client.get(f"/games/{game.pk}/chat/").content.decode()
+    with timezone.override("Asia/Tehran"):
+        day = solar_hijri(timezone.localtime(bob.talk_suspended_until), "DATETIME_FORMAT")
+    assert day in panel
+    assert str(timezone.localtime(bob.talk_suspended_until).year) not in panel
