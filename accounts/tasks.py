@@ -93,6 +93,13 @@ def send_daily_digests(now: datetime | None = None) -> int:
                     {
                         "notes": notes,
                         "urls": {n.pk: mailing.absolute(n.url) for n in notes},
+                        # when each wait is due, as it stands now: a reminder's "due in …"
+                        # was written when it was made, up to a day before
+                        "deadlines": {
+                            n.pk: notifications.wait_deadline(n.game_id)
+                            for n in notes
+                            if n.wait_seq is not None and n.game_id is not None
+                        },
                         "since": timezone.now() - timedelta(days=1),
                     },
                 )

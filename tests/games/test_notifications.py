@@ -672,3 +672,37 @@ def test_no_email_for_a_wait_past_its_deadline_that_the_sweep_has_not_closed_yet
     assert send_notification_email(turn.pk) == "skip"
     assert mail.outbox == []
     assert Game.objects.get(pk=game.pk).wait_seq == game.wait_seq  # nothing closed it yet
+
+
+def test_a_digest_says_when_each_wait_is_due_on_the_readers_clock(started, monkeypatch, trio):
+    """A reminder's "due in 14 hours, 24 minutes" is written when the reminder is made; a
+    07:00 digest carried it as it stood the afternoon before, one minute from the deadline. A
+    wait's notice in the digest says when the wait is due, in the reader's zone."""
+    from accounts.models import User
+
+    User.objects.filter(pk__in=[u.pk for u in trio]).update(
+        time_zone="Europe/Prague", email_preference=EmailPreference.DIGEST
+    )
+    opened = timezone.now().replace(year=2026, month=12, day=7, hour=6, minute=1, second=0)
+    clock = {"now": opened}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    game = turn_game(started, pace="relaxed")  # three days: due at 07:01 on 10 December
+    _seat, user = waited_user(game)
+    turn = Notification.objects.get(user=user, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
+    assert send_notification_email(turn.pk) == "digest"
+    game.refresh_from_db()
+    clock["now"] = game.remind_at
+    assert notify.send_due_reminders(clock["now"]) == 1
+    reminder = Notification.objects.get(user=user, kind=Notification.Kind.REMINDER)
+    assert "14\xa0hours, 24\xa0minutes" in reminder.text
+    assert send_notification_email(reminder.pk) == "digest"
+
+    clock["now"] = game.deadline_at - timedelta(minutes=1)  # 07:00 in Prague
+    assert send_daily_digests(clock["now"]) == 1
+
+    body = mail.outbox[0].body
+    assert reminder.text in body
+    assert "Due by Dec. 10, 2026, 7:01 a.m. (Czechia — Prague)." in body
+    assert (
+        "Due by Dec. 10, 2026, 7:01 a.m. (Czechia — Prague)." in mail.outbox[0].alternatives[0][0]
+    )
