@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from accounts.mailing import user_zone
 from accounts.models import User
 from games.errors import GameError
 from games.models import Game, Seat
@@ -17,8 +18,13 @@ from games.services.change import GameChange
 DAYS_PER_YEAR = 14
 
 
+def _year(user: User, now: datetime) -> int:
+    """The calendar year on the player's own clock (1 January comes at their midnight)."""
+    return timezone.localtime(now, user_zone(user)).year
+
+
 def days_left(user: User) -> int:
-    year = timezone.now().year
+    year = _year(user, timezone.now())
     used = user.vacation_days_used if user.vacation_year == year else 0
     return max(0, DAYS_PER_YEAR - used)
 
@@ -63,8 +69,8 @@ def vacation_start(user: User, days: int) -> User:
             % {"left": left},
             "too_many_days",
         )
-    if user.vacation_year != now.year:
-        user.vacation_year, user.vacation_days_used = now.year, 0
+    if user.vacation_year != _year(user, now):
+        user.vacation_year, user.vacation_days_used = _year(user, now), 0
     user.vacation_days_used += days
     user.away_until = now + timedelta(days=days)
     user.save(update_fields=["away_until", "vacation_year", "vacation_days_used"])
@@ -80,7 +86,7 @@ def vacation_end(user: User) -> User:
     if not user.away_until or user.away_until <= now:
         raise GameError(_("You are not away."), "not_away")
     unused = int((user.away_until - now) / timedelta(days=1))
-    if user.vacation_year == now.year:
+    if user.vacation_year == _year(user, now):
         user.vacation_days_used = max(0, user.vacation_days_used - unused)
     user.away_until = None
     user.save(update_fields=["away_until", "vacation_days_used"])

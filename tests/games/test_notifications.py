@@ -706,3 +706,31 @@ def test_a_digest_says_when_each_wait_is_due_on_the_readers_clock(started, monke
     assert (
         "Due by Dec. 10, 2026, 7:01 a.m. (Czechia — Prague)." in mail.outbox[0].alternatives[0][0]
     )
+
+
+def test_a_players_vacation_year_turns_at_midnight_on_their_own_clock(alice, monkeypatch):
+    """The allowance is 14 days a calendar year: a player in Auckland on the morning of
+    1 January read "0 vacation days left this year" (it was still 31 December in UTC)."""
+    from accounts.models import User
+
+    User.objects.filter(pk=alice.pk).update(time_zone="Pacific/Auckland")
+    clock = {"now": timezone.now().replace(year=2026, month=6, day=1, hour=12)}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    client = Client()
+    client.force_login(alice)
+    client.post(reverse("games:vacation"), {"days": "14"})
+    clock["now"] += timedelta(days=20)  # back since
+    client.force_login(alice)  # the session ran out meanwhile
+    assert (
+        "You have 0 vacation days left this year."
+        in client.get(reverse("games:vacation")).content.decode()
+    )
+
+    clock["now"] = clock["now"].replace(month=12, day=31, hour=21)  # 10:00, 1 January, there
+    client.force_login(alice)
+    page = client.get(reverse("games:vacation")).content.decode()
+    assert "You have 14 vacation days left this year." in page
+    client.post(reverse("games:vacation"), {"days": "3"})
+    alice.refresh_from_db()
+    assert alice.away_until == clock["now"] + timedelta(days=3)
+    assert (alice.vacation_year, alice.vacation_days_used) == (2027, 3)
