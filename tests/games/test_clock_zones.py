@@ -1,0 +1,96 @@
+"""A pace's time is real time: a Daily turn lasts 24 hours across a daylight-saving change, and
+what the turn's email says ("Due by …", in the reader's zone, language and calendar) is the
+moment the deadline fires; the reminder comes once, at 80 % of the time."""
+
+from __future__ import annotations
+
+from datetime import UTC, datetime, timedelta
+
+import pytest
+from django.core import mail
+from django.utils import timezone
+
+from accounts.models import Notification, User
+from accounts.tasks import send_notification_email
+from games import services
+from games.engines import registry
+from games.models import Game
+from games.services import notify
+from tests.games.helpers import seat_users, turn_game
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.mark.parametrize(
+    ("zone", "language", "opened", "pace", "says"),
+    [
+        # the night the clocks go forward: 10:00 on Saturday, due at 11:00 on Sunday
+        (
+            "Europe/Prague",
+            "en",
+            datetime(2026, 3, 28, 9, tzinfo=UTC),
+            "daily",
+            "Due by March 29, 2026, 11 a.m. (Czechia — Prague).",
+        ),
+        # ... and back: 10:00 on Saturday, due at 09:00 on Sunday
+        (
+            "Europe/Paris",
+            "fr",
+            datetime(2026, 10, 24, 8, tzinfo=UTC),
+            "daily",
+            "Échéance\u202f: 25 octobre 2026 09:00 (France — Paris).",
+        ),
+        # Brazil's last summer time began at midnight, 4 November 2018
+        (
+            "America/Sao_Paulo",
+            "pt",
+            datetime(2018, 11, 3, 12, tzinfo=UTC),
+            "daily",
+            "Prazo: até 4 de novembro de 2018 às 10:00 (Brasil — São Paulo).",
+        ),
+        # Iran's summer time (until 2022) began at midnight on 22 March, just after Nowruz
+        (
+            "Asia/Tehran",
+            "fa",
+            datetime(2021, 3, 21, 12, tzinfo=UTC),
+            "relaxed",
+            "مهلت: تا 4 فروردین 1400، 16:30 (ایران — تهران).",
+        ),
+        # half an hour off UTC
+        (
+            "Asia/Kolkata",
+            "cs",
+            datetime(2026, 3, 28, 9, tzinfo=UTC),
+            "daily",
+            "Termín: 29. března 2026 14:30 (Indie — Kalkata).",
+        ),
+    ],
+)
+def test_a_deadline_is_real_hours_and_its_email_names_when_it_fires(
+    started, monkeypatch, zone, language, opened, pace, says
+):
+    clock = {"now": opened}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    User.objects.update(time_zone=zone, language=language)
+    game = turn_game(started, pace=pace)
+    seat = registry.get(game.engine).waiting_for(game.state).seats[0]
+    user = seat_users(game)[seat]
+    hours = {"daily": 24, "relaxed": 72}[pace]
+    assert game.deadline_at == opened + timedelta(hours=hours)
+
+    clock["now"] = opened + timedelta(seconds=61)
+    turn = Notification.objects.get(user=user, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
+    assert send_notification_email(turn.pk) == "send"
+    assert says in mail.outbox[-1].body
+    assert says in mail.outbox[-1].alternatives[0][0]
+
+    game.refresh_from_db()
+    assert game.remind_at == game.deadline_at - timedelta(hours=hours * 0.2)
+    assert notify.send_due_reminders(game.remind_at - timedelta(seconds=1)) == 0
+    assert notify.send_due_reminders(game.remind_at) == 1
+    assert notify.send_due_reminders(game.remind_at + timedelta(minutes=1)) == 0  # once
+
+    clock["now"] = game.deadline_at - timedelta(seconds=1)
+    assert not services.apply_if_expired(Game.objects.get(pk=game.pk))
+    clock["now"] = game.deadline_at
+    assert services.apply_if_expired(Game.objects.get(pk=game.pk))
