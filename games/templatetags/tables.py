@@ -70,9 +70,10 @@ def time_left(deadline: Any) -> str:
     "0 minutes"."""
     if deadline is None:
         return ""
-    if (deadline - timezone.now()).total_seconds() < 60:
+    now = timezone.now()  # the deadlines' clock (timeuntil reads datetime.now() of itself)
+    if (deadline - now).total_seconds() < 60:
         return str(_("less than a minute"))
-    return timeuntil(deadline)
+    return timeuntil(deadline, now)
 
 
 @register.filter

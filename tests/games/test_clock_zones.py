@@ -8,6 +8,8 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from django.core import mail
+from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from accounts.models import Notification, User
@@ -94,3 +96,20 @@ def test_a_deadline_is_real_hours_and_its_email_names_when_it_fires(
     assert not services.apply_if_expired(Game.objects.get(pk=game.pk))
     clock["now"] = game.deadline_at
     assert services.apply_if_expired(Game.objects.get(pk=game.pk))
+
+
+def test_the_table_and_my_games_count_the_time_left_on_the_sites_one_clock(started, monkeypatch):
+    """The table's "3 hours left" read Django's own clock beside the site's (games.clock
+    moves with timezone.now): one clock for the deadline and for what is said of it."""
+    opened = datetime(2026, 3, 28, 9, tzinfo=UTC)
+    clock = {"now": opened}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    User.objects.update(time_zone="Europe/Prague")
+    game = turn_game(started, pace="daily")
+    clock["now"] = game.deadline_at - timedelta(hours=3)
+    client = Client()
+    client.force_login(game.seats.get(index=0).user)
+    table = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    mine = client.get(reverse("games:my_games")).content.decode()
+    assert "3\xa0hours left</time>" in table
+    assert "3\xa0hours left</span>" in mine
