@@ -404,10 +404,12 @@ def send_due_reminders(now: Any = None) -> int:
     sent = 0
     due = Game.objects.filter(remind_at__lte=now).order_by("remind_at")[:REMINDER_BATCH]
     for game in due:
-        # cleared for the wait it was set for: a change since has set its own
-        Game.objects.filter(pk=game.pk, wait_seq=game.wait_seq).update(remind_at=None)
+        # cleared for the wait it was set for: a change since has set its own, and the wait
+        # read here is over (the move that ended it came after this read)
+        cleared = Game.objects.filter(pk=game.pk, wait_seq=game.wait_seq).update(remind_at=None)
         if (
-            game.status != Game.Status.ACTIVE
+            not cleared
+            or game.status != Game.Status.ACTIVE
             or game.deadline_at is None
             or game.deadline_at <= now
             or game.state is None

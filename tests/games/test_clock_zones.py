@@ -113,3 +113,46 @@ def test_the_table_and_my_games_count_the_time_left_on_the_sites_one_clock(start
     mine = client.get(reverse("games:my_games")).content.decode()
     assert "3\xa0hours left</time>" in table
     assert "3\xa0hours left</span>" in mine
+
+
+def test_a_reminder_sweep_that_read_a_wait_just_ended_leaves_its_player_alone(started, monkeypatch):
+    """The sweep reads the due games, then clears each one's reminder for the wait it read:
+    a move in between ended that wait, and the player who had just moved was still told
+    their move was due (with the bell's other notices of the table marked read)."""
+    import random
+
+    from games.models import Game as GameModel
+    from tests.games.helpers import next_human_move
+
+    opened = datetime(2026, 3, 28, 9, tzinfo=UTC)
+    monkeypatch.setattr(timezone, "now", lambda: opened)
+    game = turn_game(started, pace="fast")
+    game.refresh_from_db()
+    seat = registry.get(game.engine).waiting_for(game.state).seats[0]
+    mover = seat_users(game)[seat]
+    manager, real_filter = GameModel.objects, GameModel.objects.filter
+
+    class ReadThenMoved:
+        """The sweep's read of the due games, with the player's move landing right after."""
+
+        def __init__(self, rows):
+            self.rows = rows
+
+        def order_by(self, *fields):
+            return self
+
+        def __getitem__(self, item):
+            return self.rows
+
+    def filter_then_move(*args, **kwargs):
+        if set(kwargs) != {"remind_at__lte"}:
+            return real_filter(*args, **kwargs)
+        rows = list(real_filter(*args, **kwargs).order_by("remind_at"))
+        fresh = GameModel.objects.get(pk=game.pk)
+        _seat, move = next_human_move(fresh, random.Random(1))
+        services.act(mover, game.pk, fresh.version_for(seat), move)
+        return ReadThenMoved(rows)
+
+    monkeypatch.setattr(manager, "filter", filter_then_move)
+    assert notify.send_due_reminders(game.remind_at + timedelta(seconds=1)) == 0
+    assert not Notification.objects.filter(kind=Notification.Kind.REMINDER).exists()
