@@ -52,7 +52,7 @@ def check_live_pace() -> int:
 
 @shared_task(acks_late=True, ignore_result=True, soft_time_limit=55, time_limit=60)
 def expire_unstarted_tables() -> int:
-    """Beat, hourly: tables nobody started in UNSTARTED_TABLE_DAYS are cancelled, and the
+    """Beat, every minute: tables nobody started in UNSTARTED_TABLE_DAYS are cancelled, and the
     creators of those in their last day are told (twice is harmless: each happens once)."""
     services.warn_unstarted_tables()
     return services.expire_unstarted_tables()

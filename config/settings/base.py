@@ -239,10 +239,12 @@ CELERY_BEAT_SCHEDULE = {
         "schedule": timedelta(minutes=1),
         "options": {"expires": 120},
     },
+    # every minute: a lobby says the day it is cancelled, in each reader's zone; an hourly
+    # sweep cancelled a table made at 23:20 at 00:15, the next day
     "expire-unstarted-tables": {
         "task": "games.tasks.expire_unstarted_tables",
-        "schedule": crontab(minute=15),
-        "options": {"expires": 3600},
+        "schedule": timedelta(minutes=1),
+        "options": {"expires": 120},
     },
     "prune-notifications": {
         "task": "accounts.tasks.prune_notifications",

@@ -16,9 +16,9 @@ from games.services import notify
 from games.services.tables import table_expire
 
 UNSTARTED_TABLE_DAYS = 14
-EXPIRY_BATCH = 200  # per sweep (hourly): the next sweep takes the rest
+EXPIRY_BATCH = 200  # per sweep (every minute): the next sweep takes the rest
 WARN_BEFORE = timedelta(days=1)
-# Each hourly sweep warns the tables that entered their last day in the two hours before it:
+# Each sweep warns the tables that entered their last day in the two hours before it:
 # the windows overlap (a sweep runs a little late or early), and a warning goes once.
 WARN_WINDOW = timedelta(hours=2)
 WARNED_KEEP_SECONDS = 3 * 86400

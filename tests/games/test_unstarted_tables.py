@@ -1,5 +1,5 @@
 """A table nobody starts does not wait for ever: UNSTARTED_TABLE_DAYS after it was made it is
-cancelled by the hourly sweep, everyone at it or invited hears why, it leaves the lists, and
+cancelled by the beat's sweep, everyone at it or invited hears why, it leaves the lists, and
 its lobby said when beforehand."""
 
 from __future__ import annotations
@@ -91,7 +91,7 @@ def test_the_lobby_says_when_and_the_open_list_forgets_it(trio, make_user):
     assert "If nobody starts it" not in page.get(f"/games/{game.pk}/").content.decode()
 
 
-def test_the_hourly_task_is_scheduled_and_runs_the_sweep(trio, monkeypatch):
+def test_the_task_is_scheduled_and_runs_the_sweep(trio, monkeypatch):
     alice, _bob, _carol = trio
     entry = settings.CELERY_BEAT_SCHEDULE["expire-unstarted-tables"]
     assert entry["task"] == "games.tasks.expire_unstarted_tables"
@@ -116,7 +116,7 @@ def test_its_creator_is_told_a_day_before_once(trio):
 
     assert services.warn_unstarted_tables(last_day - timedelta(minutes=5)) == 0
     assert services.warn_unstarted_tables(last_day + timedelta(minutes=30)) == 1
-    # the next hourly sweeps overlap that moment: told once
+    # the next sweeps overlap that moment: told once
     assert services.warn_unstarted_tables(last_day + timedelta(minutes=90)) == 0
     assert _warnings(alice) == [
         f"Nobody has started your table of Mogel Motte #{game.pk}: it will be cancelled in a "
@@ -133,3 +133,45 @@ def test_a_started_table_is_not_warned(trio):
     at = game.created_at + DAYS - timedelta(days=1) + timedelta(minutes=30)
     assert services.warn_unstarted_tables(at) == 0
     assert _warnings(alice) == []
+
+
+def _beat_runs_at(schedule, moment) -> bool:
+    """Whether the beat entry's schedule starts its task in this minute."""
+    if isinstance(schedule, timedelta):
+        return int(moment.timestamp()) % int(schedule.total_seconds()) == 0
+    return moment.minute in schedule.minute and moment.hour in schedule.hour
+
+
+def test_a_table_is_cancelled_on_the_day_its_lobby_says_in_the_readers_zone(trio, monkeypatch):
+    """A table made at 23:20 in Prague said "cancelled on 21 December" and was cancelled at
+    00:15 on the 22nd, by the next hourly sweep: the sweep runs every minute."""
+    from datetime import UTC, datetime
+    from zoneinfo import ZoneInfo
+
+    from accounts.models import User
+
+    alice, _bob, _carol = trio
+    User.objects.filter(pk=alice.pk).update(time_zone="Europe/Prague")
+    made = datetime(2026, 12, 7, 22, 20, tzinfo=UTC)  # 23:20 in Prague
+    # the field's default is the timezone.now of import time, and Django keeps it
+    monkeypatch.setattr(Game._meta.get_field("created_at"), "_get_default", lambda: made)
+    game = services.game_create(alice, engine="mogel-motte", seats=3, invite=["bob"])
+    assert game.created_at == made
+    page = Client()
+    page.force_login(alice)
+    monkeypatch.setattr(timezone, "now", lambda: made)
+    lobby = page.get(f"/games/{game.pk}/").content.decode()
+    assert "is cancelled on Dec. 21, 2026." in lobby
+
+    schedule = settings.CELERY_BEAT_SCHEDULE["expire-unstarted-tables"]["schedule"]
+    moment = made + DAYS - timedelta(minutes=60)
+    while Game.objects.get(pk=game.pk).status == Game.Status.LOBBY:
+        moment += timedelta(minutes=1)
+        assert moment < made + DAYS + timedelta(hours=2)
+        if _beat_runs_at(schedule, moment):
+            monkeypatch.setattr(timezone, "now", lambda: moment)  # noqa: B023
+            tasks.expire_unstarted_tables.apply().get()
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ABORTED
+    assert moment >= expires_at(game)  # never before
+    prague = timezone.localtime(moment, ZoneInfo("Europe/Prague"))
+    assert prague.date().isoformat() == "2026-12-21"
