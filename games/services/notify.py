@@ -397,7 +397,8 @@ REMINDER_BATCH = 500
 
 
 def send_due_reminders(now: Any = None) -> int:
-    """One reminder per wait at about 80% of its time, for the humans it still waits on.
+    """One reminder per wait at about 80% of its time, for the humans it still waits on (a
+    turn whose deadline a vacation moved is reminded again, before the new deadline).
     ``Game.remind_at`` (partial index game_remind_due) finds the due games; each seat is
     claimed once, and the game's reminder time is cleared once sent."""
     now = now or timezone.now()

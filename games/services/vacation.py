@@ -44,6 +44,8 @@ def _refresh_deadlines(user: User, back: bool = False) -> int:
                 continue
             seat.user = user  # the fresh away_until
             change.set_deadline(change.deadline_of_current_wait(change.now if back else None))
+            # a new deadline for the turn, and its own reminder (sent before it, once)
+            Seat.objects.filter(pk=seat.pk).update(reminded_for_wait=None)
             changed += 1
     return changed
 

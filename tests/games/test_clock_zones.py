@@ -156,3 +156,29 @@ def test_a_reminder_sweep_that_read_a_wait_just_ended_leaves_its_player_alone(st
     monkeypatch.setattr(manager, "filter", filter_then_move)
     assert notify.send_due_reminders(game.remind_at + timedelta(seconds=1)) == 0
     assert not Notification.objects.filter(kind=Notification.Kind.REMINDER).exists()
+
+
+def test_a_turn_whose_deadline_a_vacation_moved_is_reminded_before_the_new_deadline(
+    started, monkeypatch
+):
+    """Reminded at 80 % of a Daily turn, a player went away for two days: back, they had a
+    day for the same turn and no reminder before it ran out (one reminder a wait, sent)."""
+    from games.services import vacation
+
+    clock = {"now": datetime(2026, 3, 27, 9, tzinfo=UTC)}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    game = turn_game(started, pace="daily")
+    seat = registry.get(game.engine).waiting_for(game.state).seats[0]
+    user = seat_users(game)[seat]
+    game.refresh_from_db()
+    clock["now"] = game.remind_at
+    assert notify.send_due_reminders(clock["now"]) == 1
+
+    vacation.vacation_start(User.objects.get(pk=user.pk), 2)
+    game.refresh_from_db()
+    assert game.deadline_at == clock["now"] + timedelta(days=2, hours=24)
+    assert game.remind_at == game.deadline_at - timedelta(hours=24 * 0.2)
+    assert notify.send_due_reminders(game.remind_at) == 1
+    reminders = Notification.objects.filter(user=user, kind=Notification.Kind.REMINDER)
+    assert reminders.count() == 2
+    assert notify.send_due_reminders(game.remind_at + timedelta(minutes=1)) == 0  # once
