@@ -42,7 +42,9 @@ from accounts.models import (
 )
 from accounts.signed_in import SignedInRequest
 
-# Closing an account leaves its tables first: the one place these views reach into games.
+# Closing an account leaves its tables first, and closes its sockets: the one place these
+# views reach into games.
+from games.broadcast import account_closed
 from games.services.departure import player_departed
 
 
@@ -138,6 +140,7 @@ def account_close(request: SignedInRequest) -> HttpResponse:
     with transaction.atomic():  # every table left and the account closed, or nothing
         player_departed(user)
         services.account_close(user)
+    account_closed(user)  # its other browsers' sockets too, not only this session's
     logout(request)
     messages.success(request, _("Your account is closed. Thank you for playing."))
     return redirect("home")

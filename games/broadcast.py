@@ -110,6 +110,12 @@ def password_reset(sender: Any, request: Any = None, user: Any = None, **kwargs:
     _close_sockets(user, None)
 
 
+def account_closed(user: Any) -> None:
+    """A closed account: every socket of the player closes, in every browser (the one that
+    closed it is signed out; another's table socket stayed open until that table changed)."""
+    _close_sockets(user, None)
+
+
 def token_saved(sender: Any, instance: Any, **kwargs: Any) -> None:
     """``post_save`` of an API token: once revoked, the sockets it opened close (after the
     commit, as the token's cache entry is dropped)."""

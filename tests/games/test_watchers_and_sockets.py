@@ -385,3 +385,37 @@ def test_a_password_set_in_the_admin_closes_the_players_sockets(started, make_us
         await sync_to_async(_close_this_threads_connection)()
 
     asyncio.run(scenario())
+
+
+def test_closing_the_account_closes_its_sockets_in_every_browser_at_once(watched):
+    """Closing an account signed out the browser that closed it; a table watched from the
+    player's other browser kept its socket open (answering beats, counting them at the
+    table) until that table next changed. Every socket of the account closes at once."""
+    game, dave = watched
+    closing, elsewhere = Client(), Client()
+    closing.force_login(dave)
+    elsewhere.force_login(dave)
+
+    async def scenario():
+        table, lists = _socket(elsewhere, f"/ws/games/{game.pk}/"), _socket(elsewhere, "/ws/me/")
+        for communicator in (table, lists):
+            assert (await communicator.connect(timeout=5))[0]
+            await communicator.receive_json_from(timeout=5)
+
+        def close() -> str:
+            close_url = reverse("account_close")
+            asked = closing.post(close_url, {"confirm": "on"})
+            assert "/accounts/reauthenticate/" in asked.url
+            # the password again, then allauth sends on the form it held back
+            done = closing.post(asked.url, {"password": "a-long-test-password"}, follow=True)
+            return done.content.decode()
+
+        assert "Your account is closed." in await sync_to_async(close)()
+        for communicator in (table, lists):
+            closed = await communicator.receive_output(timeout=5)
+            assert closed == {"type": "websocket.close", "code": 4401}, closed
+        for communicator in (table, lists):
+            await communicator.disconnect()
+        await sync_to_async(_close_this_threads_connection)()
+
+    asyncio.run(scenario())
