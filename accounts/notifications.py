@@ -73,8 +73,11 @@ def notify(
     game_id: int | None = None,
     wait_seq: int | None = None,
     emailed: bool | None = None,
-) -> Notification:
-    """``emailed``: whether it goes by email too; by default, as its kind does (EMAIL_KINDS)."""
+) -> Notification | None:
+    """``emailed``: whether it goes by email too; by default, as its kind does (EMAIL_KINDS).
+    None for a closed account: its notices were deleted with it, and none are written since."""
+    if user.closed_at is not None:
+        return None
     if emailed is None:
         emailed = kind in EMAIL_KINDS
     email = Notification.Email.PENDING if emailed else Notification.Email.NONE
@@ -148,6 +151,8 @@ def notice_batch(
     ``read_for``: further players whose notices ``supersede`` marks read (those who just
     moved: their "your turn" is answered, through the API as through the page)."""
     read_for = set(read_for)
+    # a closed account's notices were deleted with it (a game it left ends: not one more)
+    notices = [n for n in notices if n.user.closed_at is None]
     if not notices and not (supersede and read_for):
         return None
     now = timezone.now()

@@ -75,6 +75,9 @@ def test_closing_an_account_leaves_every_table_and_cannot_be_undone(started, tri
     hers, bobs = (PlayerRecord.objects.get(user=u, engine="imperador") for u in (alice, bob))
     assert (hers.abandoned, hers.played) == (1, 0)
     assert bobs.played == 1 and bobs.rated == 0
+    # nor does the game's end write her a notice: her notices were deleted, and stay so
+    assert Notification.objects.filter(user=bob, game_id=playing.pk, kind="finished").exists()
+    assert not Notification.objects.filter(user=alice).exists()
     # nor can a moderator's ban and unban open the account again
     root = User.objects.create_superuser("root", "root@example.com", "x")
     with pytest.raises(ModerationError):
