@@ -19,6 +19,7 @@ import zoneinfo
 from datetime import timedelta
 
 from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -492,8 +493,8 @@ def talk_restore(actor: User, user: User, reason: str) -> User:
 def account_close(user: User) -> User:
     """The player closes their own account (their tables are left first: see
     games.services.departure). They can no longer sign in; their friendships, requests,
-    tokens, devices and notices are deleted, and their email address is freed; their name
-    stays on the records of games played."""
+    tokens, devices, two-factor authenticators and notices are deleted, and their email
+    address is freed; their name stays on the records of games played."""
     user = User.objects.select_for_update().get(pk=user.pk)
     if user.closed_at is not None:
         return user
@@ -509,6 +510,8 @@ def account_close(user: User) -> User:
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
     PushSubscription.objects.filter(user=user).delete()
+    # two-factor sign-in: its secret and recovery codes are credentials, as the tokens are
+    Authenticator.objects.filter(user=user).delete()
     Notification.objects.filter(user=user).delete()
     EmailAddress.objects.filter(user=user).delete()
     user.email = ""

@@ -3,8 +3,18 @@ every table is left (nobody waits for them), and the account can no longer be us
 
 from __future__ import annotations
 
+import time
+
 import pytest
 from allauth.account.models import EmailAddress
+from allauth.mfa.models import Authenticator
+from allauth.mfa.recovery_codes.internal.auth import RecoveryCodes
+from allauth.mfa.totp.internal.auth import (
+    TOTP,
+    format_hotp_value,
+    generate_totp_secret,
+    hotp_value,
+)
 from django.test import Client
 from django.urls import reverse
 
@@ -89,3 +99,23 @@ def test_closing_an_account_leaves_every_table_and_cannot_be_undone(started, tri
     again = Client()
     again.post(reverse("account_login"), {"login": "alice", "password": PASSWORD})
     assert "_auth_user_id" not in again.session
+
+
+def test_a_player_with_two_factor_closes_with_their_code_and_the_authenticator_goes(alice):
+    """A player who turned on two-factor sign-in may confirm with a code from their app
+    instead of the password (allauth's own step); closing deletes the authenticator's secret
+    and recovery codes with the account's other credentials (tokens, devices)."""
+    secret = generate_totp_secret()
+    TOTP.activate(alice, secret)
+    RecoveryCodes.activate(alice)
+    client = Client()
+    client.force_login(alice)
+    close = reverse("account_close")
+    asked = client.post(close, {"confirm": "on"})
+    assert asked.status_code == 302 and "/accounts/reauthenticate/" in asked.url
+    by_code = asked.url.replace(reverse("account_reauthenticate"), reverse("mfa_reauthenticate"))
+    code = format_hotp_value(hotp_value(secret, int(time.time()) // 30))
+    done = client.post(by_code, {"code": code}, follow=True)
+    assert "Your account is closed. Thank you for playing." in done.content.decode()
+    assert not User.objects.get(pk=alice.pk).is_active
+    assert not Authenticator.objects.filter(user=alice).exists()
