@@ -504,11 +504,14 @@ def account_close(user: User) -> User:
     )
     for request in pending.select_for_update():
         _answer(request, FriendRequest.Status.CANCELLED)  # their notices read with them
+    # then deleted, as the close page says, with the answered ones
+    FriendRequest.objects.filter(Q(from_user=user) | Q(to_user=user)).delete()
     for token in ApiToken.objects.filter(user=user, revoked_at__isnull=True):
         # one by one, not a bulk update: a revoked token's save drops its cache entry and
         # closes the sockets it opened (games.broadcast.token_saved)
         token.revoked_at = timezone.now()
         token.save(update_fields=["revoked_at"])
+    ApiToken.objects.filter(user=user).delete()  # then deleted, as the close page says
     PushSubscription.objects.filter(user=user).delete()
     # two-factor sign-in: its secret and recovery codes are credentials, as the tokens are
     Authenticator.objects.filter(user=user).delete()

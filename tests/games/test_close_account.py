@@ -15,11 +15,18 @@ from allauth.mfa.totp.internal.auth import (
     generate_totp_secret,
     hotp_value,
 )
+from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import ApiToken, Friendship, Notification, User
-from accounts.services import ModerationError, api_token_create, user_ban, user_unban
+from accounts.models import ApiToken, FriendRequest, Friendship, Notification, User
+from accounts.services import (
+    ModerationError,
+    api_token_create,
+    friend_request_send,
+    user_ban,
+    user_unban,
+)
 from accounts.tokens import user_for_token
 from games import services
 from games.models import Game, Invitation, PlayerRecord, Seat
@@ -39,6 +46,8 @@ def test_closing_an_account_leaves_every_table_and_cannot_be_undone(started, tri
     services.game_join(alice, bobs.pk)
     carols = services.game_create(carol, engine="imperador", seats=3, invite=["alice"])
     _token, raw = api_token_create(alice, "script")
+    friend_request_send(alice, dave := make_user("dave"))  # pending both ways
+    friend_request_send(make_user("erin"), alice)
     client = Client()
     client.force_login(alice)
     close = reverse("account_close")
@@ -62,7 +71,11 @@ def test_closing_an_account_leaves_every_table_and_cannot_be_undone(started, tri
     assert alice.email == "" and not EmailAddress.objects.filter(user=alice).exists()
     assert not Friendship.objects.filter(user_low=alice).exists()
     assert not Friendship.objects.filter(user_high=alice).exists()
-    assert user_for_token(raw) is None and not ApiToken.objects.filter(revoked_at=None).exists()
+    # deleted, as the page says, not only revoked and cancelled
+    assert user_for_token(raw) is None and not ApiToken.objects.filter(user=alice).exists()
+    assert not FriendRequest.objects.filter(Q(from_user=alice) | Q(to_user=alice)).exists()
+    # the notices that asked them to answer her request are read: nothing left to answer
+    assert Notification.objects.get(user=dave, kind="friend_request").read_at is not None
     assert not Notification.objects.filter(user=alice).exists()
     # her lobby cancelled, bob told; her seat at bob's lobby free; carol's invitation declined
     assert Game.objects.get(pk=hers.pk).status == Game.Status.ABORTED
