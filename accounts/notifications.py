@@ -376,7 +376,8 @@ def user_for_unsubscribe(token: str) -> User | None:
         user_id = signing.loads(token, salt=UNSUBSCRIBE_SALT, max_age=timedelta(days=60))
     except signing.BadSignature:
         return None
-    return User.objects.filter(pk=user_id).first()
+    # a closed account gets no email: an old email's link has nothing left to stop
+    return User.objects.filter(pk=user_id, closed_at__isnull=True).first()
 
 
 def _queue_push(notification_ids: list[int]) -> None:

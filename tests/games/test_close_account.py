@@ -20,6 +20,7 @@ from django.test import Client
 from django.urls import reverse
 
 from accounts.models import ApiToken, FriendRequest, Friendship, Notification, User
+from accounts.notifications import unsubscribe_token
 from accounts.services import (
     ModerationError,
     api_token_create,
@@ -132,3 +133,20 @@ def test_a_player_with_two_factor_closes_with_their_code_and_the_authenticator_g
     assert "Your account is closed. Thank you for playing." in done.content.decode()
     assert not User.objects.get(pk=alice.pk).is_active
     assert not Authenticator.objects.filter(user=alice).exists()
+
+
+def test_an_old_emails_unsubscribe_link_after_closing_says_it_no_longer_works(alice):
+    """A closed account gets no email; the unsubscribe link of one sent before asked "Stop
+    all game emails to •••?" (its address is gone) and wrote to the closed account."""
+    link = reverse("unsubscribe", args=[unsubscribe_token(alice)])
+    assert "a•••@example.com" in Client().get(link).content.decode()
+    client = Client()
+    client.force_login(alice)
+    asked = client.post(reverse("account_close"), {"confirm": "on"})
+    client.post(asked.url, {"password": PASSWORD}, follow=True)
+    assert User.objects.get(pk=alice.pk).closed_at is not None
+
+    page = Client().get(link)
+    assert page.status_code == 400
+    assert "This unsubscribe link is not valid or has expired." in page.content.decode()
+    assert Client().post(link).status_code == 400
