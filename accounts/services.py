@@ -431,7 +431,10 @@ def user_ban(actor: User, user: User, reason: str) -> User:
         raise ModerationError("reason_required", _("Give a reason for the ban."))
     if actor.pk == user.pk:
         raise ModerationError("self", _("You cannot ban yourself."))
-    user = User.objects.select_for_update().get(pk=user.pk)
+    # FOR NO KEY UPDATE: the admin hands the player's seats to the bot in the same transaction,
+    # waiting for each table; a move there, holding it, still writes its event (which names
+    # the player) instead of waiting for this row (a deadlock: the ban or the move cancelled)
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     _may_moderate(actor, user)
     if user.banned_at is not None:
         raise ModerationError(

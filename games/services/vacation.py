@@ -52,7 +52,10 @@ def _refresh_deadlines(user: User, back: bool = False) -> int:
 
 @transaction.atomic
 def vacation_start(user: User, days: int) -> User:
-    user = User.objects.select_for_update().get(pk=user.pk)
+    # FOR NO KEY UPDATE, as a game's own row: a move at one of the player's tables, holding it,
+    # may still write a row that names the player (their notice) while this waits for that
+    # table (FOR UPDATE would wait for the move: a deadlock, one of the two cancelled)
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     now = timezone.now()
     if user.away_until and user.away_until > now:
         raise GameError(
@@ -83,7 +86,7 @@ def vacation_start(user: User, days: int) -> User:
 @transaction.atomic
 def vacation_end(user: User) -> User:
     """Back early: whole unused days return to the allowance."""
-    user = User.objects.select_for_update().get(pk=user.pk)
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)  # see vacation_start
     now = timezone.now()
     if not user.away_until or user.away_until <= now:
         raise GameError(_("You are not away."), "not_away")

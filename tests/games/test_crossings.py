@@ -1,0 +1,137 @@
+"""Two requests crossing: a player's change of their own account (a ban, a vacation) while a
+move at one of their tables holds that table's lock. Each crossing is made deterministic: the
+move stops just before its write (the game row locked) until the other request waits for that
+lock, then writes; the two must queue, never deadlock (PostgreSQL would cancel one of them:
+"The site is busy" for the move, or the moderator's ban, lost)."""
+
+from __future__ import annotations
+
+import random
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import pytest
+from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.db import connection
+from django.test import Client
+from django.urls import reverse
+
+from accounts.models import User
+from games import services, table_write
+from games.engines import registry
+from games.models import Event, Game, Seat
+from games.services import vacation
+from tests.games.helpers import next_human_move, seat_users
+from tests.games.test_lock_wait import waiting_for_a_lock
+
+
+def _pause_the_move_before_its_write(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
+    """The thread named "move" stops inside its change (the game locked, nothing written)
+    until ``go`` is set; ``locked`` says it got there."""
+    locked, go = threading.Event(), threading.Event()
+    real = table_write.write_change
+
+    def write_change(*args: Any, **kwargs: Any) -> Any:
+        if threading.current_thread().name == "move":
+            locked.set()
+            assert go.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(table_write, "write_change", write_change)
+    return locked, go
+
+
+def _cross(
+    monkeypatch: pytest.MonkeyPatch, move: Callable[[], Any], other: Callable[[], Any]
+) -> dict[str, Any]:
+    """``move`` takes the game's lock and stops; ``other`` starts and waits for that lock;
+    then the move writes. Each thread's outcome: its answer, or the error it raised."""
+    locked, go = _pause_the_move_before_its_write(monkeypatch)
+    outcomes: dict[str, Any] = {}
+
+    def run(name: str, work: Callable[[], Any]) -> None:
+        try:
+            outcomes[name] = work()
+        except Exception as error:  # collected and asserted by the caller
+            outcomes[name] = error
+        finally:
+            connection.close()
+
+    mover = threading.Thread(target=run, args=("move", move), name="move")
+    mover.start()
+    assert locked.wait(10)
+    crosser = threading.Thread(target=run, args=("other", other), name="other")
+    crosser.start()
+    for _poll in range(100):  # the other request queues behind the move's lock
+        if waiting_for_a_lock():
+            break
+        time.sleep(0.05)
+    go.set()
+    mover.join(30)
+    crosser.join(30)
+    return outcomes
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_ban_crossing_the_banned_players_own_move_keeps_the_move_and_bans(
+    started, admin_user, monkeypatch
+):
+    """The admin's ban locks the player's row, then waits for each of their tables; the
+    player's move at one of them, already holding it, writes its event (which names the
+    player): the two must queue, the move first, then the seat goes to the bot."""
+    game = started("cockroach-poker-royal")
+    seat, action = next_human_move(game, random.Random(5))
+    player = seat_users(game)[seat]
+    version = game.version_for(seat)
+    admin = Client()
+    admin.force_login(admin_user)
+
+    def ban() -> int:
+        data = {
+            "action": "ban_users",
+            ACTION_CHECKBOX_NAME: [player.pk],
+            "index": 0,
+            "apply": "yes",
+            "reason": "cheating",
+        }
+        return admin.post(reverse("admin:accounts_user_changelist"), data).status_code
+
+    outcomes = _cross(
+        monkeypatch, lambda: services.act(player, game.pk, version, action, "k").replayed, ban
+    )
+
+    assert outcomes == {"move": False, "other": 302}
+    assert Event.objects.filter(game=game, reason="move", actor=player).count() == 1
+    assert User.objects.get(pk=player.pk).banned_at is not None
+    held = Seat.objects.get(game=game, index=seat)
+    assert (held.is_bot, held.bot_reason) == (True, "banned")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_vacation_crossing_a_move_that_asks_the_player_queues_behind_it(started, monkeypatch):
+    """A player goes on vacation (their row locked, then each of their tables) while another
+    player's move, holding one of those tables, writes the notice that asks them: the
+    vacation waits for the move, then pushes the new turn's deadline."""
+    game = started("cockroach-poker-royal")
+    engine = registry.get(game.engine)
+    users = seat_users(game)
+    mover, action = next_human_move(game, random.Random(5))
+    after, _events = engine.apply(game.state, mover, action)
+    asked = [s for s in engine.waiting_for(after).seats if s != mover and s in users]
+    assert engine.waiting_for(after).kind == "turn" and asked, "the move must hand a turn on"
+    away = users[asked[0]]
+    version = game.version_for(mover)
+
+    outcomes = _cross(
+        monkeypatch,
+        lambda: services.act(users[mover], game.pk, version, action, "k").replayed,
+        lambda: vacation.vacation_start(away, 3).pk,
+    )
+
+    assert outcomes == {"move": False, "other": away.pk}
+    assert Event.objects.filter(game=game, reason="move").count() == 1
+    game = Game.objects.get(pk=game.pk)
+    away_until = User.objects.get(pk=away.pk).away_until
+    assert away_until is not None and game.deadline_at >= away_until  # the turn waits
