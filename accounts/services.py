@@ -22,7 +22,7 @@ from allauth.account.models import EmailAddress
 from allauth.mfa.models import Authenticator
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Q, QuerySet
 from django.urls import reverse
 from django.utils import timezone, translation
@@ -111,7 +111,17 @@ def profile_update(user: User, **changes: object) -> User:
     except ValidationError:
         user.refresh_from_db(fields=list(changes))  # leave the caller's object as it was
         raise
-    user.save(update_fields=list(changes))
+    try:
+        with transaction.atomic():
+            user.save(update_fields=list(changes))
+    except IntegrityError as error:
+        # Another player saved the same name between the check and this save (it waited for
+        # theirs): the database's constraint refused it, as the check would have.
+        if "display_name_unique_among_active" not in str(error):
+            raise
+        user.refresh_from_db(fields=list(changes))
+        taken = _("Another player already goes by that name, or one that looks the same.")
+        raise ValidationError({"display_name": ValidationError(taken, code="taken")}) from None
     return user
 
 

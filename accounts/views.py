@@ -11,6 +11,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth import logout
 from django.contrib.auth.decorators import login_required
+from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
 from django.http import HttpRequest, HttpResponse, JsonResponse
@@ -120,7 +121,11 @@ def profile(request: SignedInRequest) -> HttpResponse:
     form = ProfileForm.for_user(request.user, data=request.POST)
     if not form.is_valid():
         return _render_profile(request, profile_form=form)
-    user = services.profile_update(request.user, **form.cleaned_data)
+    try:
+        user = services.profile_update(request.user, **form.cleaned_data)
+    except ValidationError as error:  # the name taken meanwhile (two saves at once)
+        form.add_error(None, error)
+        return _render_profile(request, profile_form=form)
     # Say it in the language just chosen, and make the site follow it from the next page on.
     translation.activate(user.language)
     messages.success(request, _("Your profile is saved."))
