@@ -57,8 +57,12 @@ def leave_lobbies(user: User, close: Callable[[int], object] | None = None) -> l
     return left
 
 
+@transaction.atomic
 def player_departed(user: User) -> list[int]:
-    """Every table the player left; see the module's docstring."""
+    """Every table the player left; see the module's docstring. Their row is locked first (as a
+    ban does it, then a vacation, a join): a join under way finishes first, and its table is
+    left with the others."""
+    User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
     left = leave_lobbies(user)
     for change, _seat in seats_handed_to_bot(user, (Game.Status.ACTIVE,), "closed"):
         if change.game.status == Game.Status.ACTIVE:  # the bots may have played it out

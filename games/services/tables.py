@@ -302,8 +302,15 @@ def may_join(game: Game, user: User) -> bool:
     return selectors.invited_to(game, user, pending=True) or selectors.open_to(game, user)
 
 
+@transaction.atomic
 def game_join(user: User, game_id: int) -> Seat:
     """A seat for ``user``; the last one starts a table that starts when full."""
+    # The player's row first, as a closing account, a ban and a vacation take it (then the
+    # tables): a join sent as the account closes either seats them before the closing lists
+    # their tables (which then leaves this one), or comes after it and is refused.
+    joiner = User.objects.select_for_update(no_key=True).filter(pk=user.pk, is_active=True)
+    if joiner.first() is None:
+        raise NotAllowed(_("Your account is closed or suspended: it cannot take a seat."))
     with GameChange(game_id) as change:
         # seated first: a double click is told so, not that it needs an invitation, nor (its
         # first click took the last seat and started the game) that the table has started

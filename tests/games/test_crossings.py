@@ -1,5 +1,5 @@
-"""Two requests crossing: a player's change of their own account (a ban, a vacation) while a
-move at one of their tables holds that table's lock. Each crossing is made deterministic: the
+"""Two requests crossing: a change of a player's account (a ban, a vacation, a closing) while a
+move or a join at one of their tables holds, or waits for, that table's lock. Each crossing is made deterministic: the
 move stops just before its write (the game row locked) until the other request waits for that
 lock, then writes; the two must queue, never deadlock (PostgreSQL would cancel one of them:
 "The site is busy" for the move, or the moderator's ban, lost)."""
@@ -14,17 +14,22 @@ from typing import Any
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
-from django.db import connection
+from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
 from accounts.models import User
+from accounts.services import account_close
 from games import services, table_write
 from games.engines import registry
+from games.errors import NotAllowed
 from games.models import Event, Game, Seat
 from games.services import vacation
+from games.services.departure import player_departed
 from tests.games.helpers import next_human_move, seat_users
 from tests.games.test_lock_wait import waiting_for_a_lock
+
+PASSWORD = "a-long-test-password"
 
 
 def _pause_the_move_before_its_write(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
@@ -135,3 +140,102 @@ def test_a_vacation_crossing_a_move_that_asks_the_player_queues_behind_it(starte
     game = Game.objects.get(pk=game.pk)
     away_until = User.objects.get(pk=away.pk).away_until
     assert away_until is not None and game.deadline_at >= away_until  # the turn waits
+
+
+def _close_or_ban(how: str, player: User, admin_user: User) -> Callable[[], int]:
+    """The player closes their account from the profile (the password given again first), or
+    a moderator bans them in the admin: the request, ready to send."""
+    client = Client()
+    if how == "close":
+        client.force_login(player)
+        reauth = client.post(reverse("account_reauthenticate"), {"password": PASSWORD})
+        assert reauth.status_code == 302
+        return lambda: client.post(reverse("account_close"), {"confirm": "on"}).status_code
+    client.force_login(admin_user)
+    data = {
+        "action": "ban_users",
+        ACTION_CHECKBOX_NAME: [player.pk],
+        "index": 0,
+        "apply": "yes",
+        "reason": "trolling",
+    }
+    return lambda: client.post(reverse("admin:accounts_user_changelist"), data).status_code
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("how", ["close", "ban"])
+def test_a_join_crossing_the_players_account_closed_or_banned_leaves_no_seat(trio, admin_user, how):
+    """Bob presses "Join" at an open table whose lock another change holds, and his account
+    is closed (or banned) while the join waits: the closing must not miss the table the join
+    is about to seat him at. Nobody would play that seat."""
+    alice, bob, _carol = trio
+    table = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=3, join_policy=Game.JoinPolicy.ANYONE
+    )
+    held, release = threading.Event(), threading.Event()
+    answers: dict[str, Any] = {}
+
+    def hold() -> None:  # another change at the table, under way
+        try:
+            with transaction.atomic():
+                Game.objects.select_for_update(no_key=True).get(pk=table.pk)
+                held.set()
+                assert release.wait(10)
+        finally:
+            connection.close()
+
+    def run(name: str, send: Callable[[], Any]) -> None:
+        try:
+            answers[name] = send()
+        except Exception as error:  # collected and asserted below
+            answers[name] = error
+        finally:
+            connection.close()
+
+    join_client = Client()
+    join_client.force_login(bob)
+    join = reverse("games:command", args=[table.pk, "join"])
+    leave = _close_or_ban(how, bob, admin_user)
+    holder = threading.Thread(target=hold)
+    holder.start()
+    assert held.wait(10)
+    joiner = threading.Thread(target=run, args=("join", lambda: join_client.post(join).status_code))
+    joiner.start()
+    for _poll in range(100):  # the join waits for the table
+        if waiting_for_a_lock():
+            break
+        time.sleep(0.05)
+    leaver = threading.Thread(target=run, args=(how, leave))
+    leaver.start()
+    for _poll in range(40):  # done, or waiting for the join
+        if not leaver.is_alive() or waiting_for_a_lock() >= 2:
+            break
+        time.sleep(0.05)
+    release.set()
+    for thread in (holder, joiner, leaver):
+        thread.join(30)
+
+    assert answers == {"join": 302, how: 302}
+    assert not User.objects.get(pk=bob.pk).is_active
+    assert not Seat.objects.filter(game=table, user=bob).exists()
+    assert Game.objects.get(pk=table.pk).status == Game.Status.LOBBY
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_join_sent_before_the_account_closed_and_run_after_is_refused(trio):
+    """A join from a second device, authenticated before Bob closed his account on the first,
+    reaches the table after the closing: it is refused, and no seat is his."""
+    alice, bob, _carol = trio
+    table = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=3, join_policy=Game.JoinPolicy.ANYONE
+    )
+    device = User.objects.get(pk=bob.pk)  # the second device's request, signed in
+    with transaction.atomic():  # as the profile's "Close my account" does it
+        player_departed(bob)
+        account_close(bob)
+
+    with pytest.raises(NotAllowed) as refused:
+        services.game_join(device, table.pk)
+
+    assert refused.value.message == "Your account is closed or suspended: it cannot take a seat."
+    assert not Seat.objects.filter(game=table, user=bob).exists()
