@@ -315,6 +315,7 @@ ACCOUNT_RATE_LIMITS = {
 }
 ACCOUNT_ADAPTER = "accounts.adapters.AccountAdapter"
 ACCOUNT_SIGNUP_FORM_CLASS = "accounts.forms.SignupExtras"  # the device's time zone
+ACCOUNT_FORMS = {"signup": "accounts.signup.SignupForm"}  # one account per name, per address
 MFA_SUPPORTED_TYPES = ["totp", "recovery_codes"]
 MFA_TOTP_ISSUER = "Fibbers"
 ADMIN_REQUIRE_MFA = env_bool("ADMIN_REQUIRE_MFA")
