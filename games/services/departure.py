@@ -39,22 +39,42 @@ def leave_lobbies(user: User, close: Callable[[int], object] | None = None) -> l
     ``close``: a moderator's stop for a ban, not "bob cancelled the table"), their seats at
     the others freed, their open invitations declined."""
     left = []
-    created = Game.objects.filter(created_by=user, status=Game.Status.LOBBY)
-    for game_id in sorted(created.values_list("pk", flat=True)):
+
+    def end(game_id: int) -> None:
         if close is None:
             game_cancel(user, game_id)
         else:
             close(game_id)
-        left.append(game_id)
+
+    created = Game.objects.filter(created_by=user, status=Game.Status.LOBBY)
+    for game_id in sorted(created.values_list("pk", flat=True)):
+        if _if_still_open(end, game_id):
+            left.append(game_id)
     for game_id in _lobbies_seated_at(user):
-        game_leave(user, game_id)  # their invitation, if any, is declined with it
-        left.append(game_id)
+        # their invitation, if any, is declined with it
+        if _if_still_open(lambda table: game_leave(user, table), game_id):
+            left.append(game_id)
     invited = Invitation.objects.filter(
         to_user=user, status=Invitation.Status.PENDING, game__status=Game.Status.LOBBY
     )
     for game_id in sorted(invited.values_list("game_id", flat=True)):
-        invitation_decline(user, game_id)
+        _if_still_open(lambda table: invitation_decline(user, table), game_id)
     return left
+
+
+def _if_still_open(step: Callable[[int], object], game_id: int) -> bool:
+    """One table's step; False when the table moved on between the list and its lock (it
+    started: the tables in play come next; it was cancelled; the player left it or answered on
+    another device): nothing is left to do there, and the departure goes on."""
+    try:
+        step(game_id)
+    except (NotActive, NotAllowed):
+        return False
+    except GameError as error:
+        if error.code != "no_invitation":
+            raise
+        return False
+    return True
 
 
 @transaction.atomic

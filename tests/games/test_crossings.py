@@ -32,14 +32,16 @@ from tests.games.test_lock_wait import waiting_for_a_lock
 PASSWORD = "a-long-test-password"
 
 
-def _pause_the_move_before_its_write(monkeypatch: pytest.MonkeyPatch) -> tuple[Any, Any]:
-    """The thread named "move" stops inside its change (the game locked, nothing written)
-    until ``go`` is set; ``locked`` says it got there."""
+def _pause_the_move_before_its_write(
+    monkeypatch: pytest.MonkeyPatch, name: str = "move"
+) -> tuple[Any, Any]:
+    """The thread ``name`` stops inside its change (the game locked, nothing written) until
+    ``go`` is set; ``locked`` says it got there."""
     locked, go = threading.Event(), threading.Event()
     real = table_write.write_change
 
     def write_change(*args: Any, **kwargs: Any) -> Any:
-        if threading.current_thread().name == "move":
+        if threading.current_thread().name == name:
             locked.set()
             assert go.wait(10)
         return real(*args, **kwargs)
@@ -49,11 +51,15 @@ def _pause_the_move_before_its_write(monkeypatch: pytest.MonkeyPatch) -> tuple[A
 
 
 def _cross(
-    monkeypatch: pytest.MonkeyPatch, move: Callable[[], Any], other: Callable[[], Any]
+    monkeypatch: pytest.MonkeyPatch,
+    move: Callable[[], Any],
+    other: Callable[[], Any],
+    name: str = "move",
 ) -> dict[str, Any]:
     """``move`` takes the game's lock and stops; ``other`` starts and waits for that lock;
-    then the move writes. Each thread's outcome: its answer, or the error it raised."""
-    locked, go = _pause_the_move_before_its_write(monkeypatch)
+    then the move writes. Each thread's outcome (under ``name``, and "other"): its answer,
+    or the error it raised."""
+    locked, go = _pause_the_move_before_its_write(monkeypatch, name)
     outcomes: dict[str, Any] = {}
 
     def run(name: str, work: Callable[[], Any]) -> None:
@@ -64,7 +70,7 @@ def _cross(
         finally:
             connection.close()
 
-    mover = threading.Thread(target=run, args=("move", move), name="move")
+    mover = threading.Thread(target=run, args=(name, move), name=name)
     mover.start()
     assert locked.wait(10)
     crosser = threading.Thread(target=run, args=("other", other), name="other")
@@ -239,3 +245,33 @@ def test_a_join_sent_before_the_account_closed_and_run_after_is_refused(trio):
 
     assert refused.value.message == "Your account is closed or suspended: it cannot take a seat."
     assert not Seat.objects.filter(game=table, user=bob).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+@pytest.mark.parametrize("how", ["close", "ban"])
+def test_leaving_every_table_crossing_a_start_hands_the_started_seat_to_the_bot(
+    trio, admin_user, monkeypatch, how
+):
+    """Bob sits at Alice's table in the lobby; Alice presses Start as Bob closes his account
+    (or is banned). The closing lists the table as in the lobby, then waits for it while the
+    start writes: it finds a game in play, whose seat the bot then takes, as at any table in
+    play; the closing goes through."""
+    alice, bob, carol = trio
+    table = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=3, invite=["bob", "carol"]
+    )
+    services.game_join(bob, table.pk)
+    services.game_join(carol, table.pk)
+    leave = _close_or_ban(how, bob, admin_user)
+
+    def start() -> str:
+        services.game_start(alice, table.pk)
+        return "started"
+
+    outcomes = _cross(monkeypatch, start, leave, name="start")
+
+    assert outcomes == {"start": "started", "other": 302}
+    assert not User.objects.get(pk=bob.pk).is_active
+    assert Game.objects.get(pk=table.pk).status == Game.Status.ACTIVE
+    held = Seat.objects.get(game=table, user=bob)
+    assert (held.is_bot, held.bot_reason) == (True, "closed" if how == "close" else "banned")
