@@ -37,28 +37,28 @@ def _lobbies_seated_at(user: User) -> list[int]:
 def leave_lobbies(user: User, close: Callable[[int], object] | None = None) -> list[int]:
     """The tables in the lobby the player leaves: the ones they created are cancelled (by
     ``close``: a moderator's stop for a ban, not "bob cancelled the table"), their seats at
-    the others freed, their open invitations declined."""
-    left = []
-
-    def end(game_id: int) -> None:
-        if close is None:
-            game_cancel(user, game_id)
-        else:
-            close(game_id)
-
-    created = Game.objects.filter(created_by=user, status=Game.Status.LOBBY)
-    for game_id in sorted(created.values_list("pk", flat=True)):
-        if _if_still_open(end, game_id):
-            left.append(game_id)
-    for game_id in _lobbies_seated_at(user):
-        # their invitation, if any, is declined with it
-        if _if_still_open(lambda table: game_leave(user, table), game_id):
-            left.append(game_id)
+    the others freed, their open invitations declined. One table at a time in id order, all
+    kinds together: two players leaving at once, each seated at the other's table, took their
+    own first and each waited for the table the other held."""
+    created = set(
+        Game.objects.filter(created_by=user, status=Game.Status.LOBBY).values_list("pk", flat=True)
+    )
+    seated = set(_lobbies_seated_at(user))
     invited = Invitation.objects.filter(
         to_user=user, status=Invitation.Status.PENDING, game__status=Game.Status.LOBBY
     )
-    for game_id in sorted(invited.values_list("game_id", flat=True)):
-        _if_still_open(lambda table: invitation_decline(user, table), game_id)
+    left = []
+    for game_id in sorted(created | seated | set(invited.values_list("game_id", flat=True))):
+        if game_id in created:
+            done = _if_still_open(close or (lambda table: game_cancel(user, table)), game_id)
+        elif game_id in seated:
+            # their invitation, if any, is declined with it
+            done = _if_still_open(lambda table: game_leave(user, table), game_id)
+        else:
+            _if_still_open(lambda table: invitation_decline(user, table), game_id)
+            continue
+        if done:
+            left.append(game_id)
     return left
 
 

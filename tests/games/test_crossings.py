@@ -275,3 +275,28 @@ def test_leaving_every_table_crossing_a_start_hands_the_started_seat_to_the_bot(
     assert Game.objects.get(pk=table.pk).status == Game.Status.ACTIVE
     held = Seat.objects.get(game=table, user=bob)
     assert (held.is_bot, held.bot_reason) == (True, "closed" if how == "close" else "banned")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_players_closing_their_accounts_at_each_others_tables_both_close(trio, monkeypatch):
+    """Alice sits at Bob's table and Bob at hers, both in the lobby, and they close their
+    accounts at the same moment. Each closing cancels its own table and leaves the other's:
+    taken in one order (the tables' ids) they queue; taken as "mine first" each held the
+    table the other waited for (a deadlock: one closing failed)."""
+    alice, bob, _carol = trio
+    hers = services.game_create(alice, engine="cockroach-poker-royal", seats=3, invite=["bob"])
+    services.game_join(bob, hers.pk)
+    his = services.game_create(bob, engine="cockroach-poker-royal", seats=3, invite=["alice"])
+    services.game_join(alice, his.pk)
+
+    outcomes = _cross(
+        monkeypatch,
+        _close_or_ban("close", alice, alice),
+        _close_or_ban("close", bob, bob),
+        name="alice",
+    )
+
+    assert outcomes == {"alice": 302, "other": 302}
+    assert not User.objects.filter(pk__in=[alice.pk, bob.pk], is_active=True).exists()
+    for table in (hers, his):
+        assert Game.objects.get(pk=table.pk).status == Game.Status.ABORTED
