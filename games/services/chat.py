@@ -157,11 +157,15 @@ def mute(user: User, other: User, muted: bool = True) -> None:
         ChatMute.objects.filter(user=user, muted=other).delete()
 
 
+@transaction.atomic
 def report(user: User, message_id: int) -> Report:
     """A message goes into the moderators' reports, quoted, as abuse."""
     message = ChatMessage.objects.select_related("game", "author").filter(pk=message_id).first()
     if message is None or message.hidden_at is not None:
         raise GameNotFound()
+    # reports on one table one at a time, as games.services.moderation.report_create takes
+    # them: a double click made two open reports of one player by another
+    Game.objects.select_for_update(no_key=True).filter(pk=message.game_id).first()
     game = _visible_game(user, message.game_id)
     if message.channel != readable_channel(game, user) or message.author_id == user.pk:
         raise GameNotFound()

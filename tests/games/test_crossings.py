@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
+from django.contrib.messages import get_messages
 from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
@@ -23,8 +24,8 @@ from accounts.services import account_close
 from games import services, table_write
 from games.engines import registry
 from games.errors import NotAllowed
-from games.models import Event, Game, Seat
-from games.services import vacation
+from games.models import Event, Game, Report, Seat
+from games.services import chat, vacation
 from games.services.departure import player_departed
 from tests.games.helpers import next_human_move, seat_users
 from tests.games.test_lock_wait import waiting_for_a_lock
@@ -300,3 +301,54 @@ def test_two_players_closing_their_accounts_at_each_others_tables_both_close(tri
     assert not User.objects.filter(pk__in=[alice.pk, bob.pk], is_active=True).exists()
     for table in (hers, his):
         assert Game.objects.get(pk=table.pk).status == Game.Status.ABORTED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_double_click_on_report_this_message_makes_one_report(started, monkeypatch):
+    """Carol's two presses of "Report this message" arrive together: the first is checked
+    (no open report of Bob by her at this table) and stops before it writes; the second must
+    then wait for it and hear that Bob is already reported, not make a second report."""
+    game = started("cockroach-poker-royal")
+    _alice, bob, carol = (seat_users(game)[i] for i in range(3))
+    line = chat.post(bob, game.pk, "You will lose, Alice")
+    paused, go = threading.Event(), threading.Event()
+    real = Report.objects.create
+
+    def create(**fields: Any) -> Report:
+        if threading.current_thread().name == "first":
+            paused.set()
+            assert go.wait(10)
+        return real(**fields)
+
+    monkeypatch.setattr(Report.objects, "create", create)
+    answers: dict[str, list[str]] = {}
+
+    def press(name: str) -> None:
+        try:
+            client = Client()
+            client.force_login(carol)
+            response = client.post(reverse("games:chat_report", args=[line.pk]))
+            answers[name] = [str(m) for m in get_messages(response.wsgi_request)]
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=press, args=("first",), name="first")
+    first.start()
+    assert paused.wait(10)
+    second = threading.Thread(target=press, args=("second",), name="second")
+    second.start()
+    for _poll in range(60):  # the second press done, or waiting for the first
+        if not second.is_alive() or waiting_for_a_lock():
+            break
+        time.sleep(0.05)
+    go.set()
+    first.join(30)
+    second.join(30)
+
+    assert Report.objects.filter(reporter=carol, reported=bob).count() == 1
+    assert answers == {
+        "first": ["Thank you. The moderators will read the message."],
+        "second": [
+            f"You have already reported {bob.name} at this table; the moderators will look at it."
+        ],
+    }
