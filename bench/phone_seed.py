@@ -3,7 +3,7 @@ bob and carol, played some moves in (mid-game), one long game and one finished (
 
     DATABASE_URL=postgres://... REDIS_URL=redis://.../N PYTHONPATH=$PWD \
         .venv/bin/python manage.py seed_demo
-    ... .venv/bin/python bench/phone_seed.py --tables 30 --long-moves 300
+    ... .venv/bin/python bench/phone_seed.py --tables 30 --long-moves 150
 
 Prints one JSON line: the ids of the tables the measurement opens. Local settings (demo data).
 """
