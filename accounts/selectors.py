@@ -6,7 +6,8 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
-from django.db.models import Exists, OuterRef, Q, QuerySet
+from django.db.models import Count, Exists, F, OuterRef, Q, QuerySet, Window
+from django.db.models.functions import RowNumber
 
 from accounts.models import ApiToken, Block, FriendRequest, Friendship, Notification, User
 from accounts.name_keys import name_key
@@ -130,19 +131,23 @@ def active_tokens(user: User) -> QuerySet[ApiToken]:
 
 
 NOTICES_PAGE = 100  # rows: a table's notices are one row, a notice without a table one
+EARLIER_SHOWN = 50  # a table's earlier notices folded under its row; the rest are counted
 
 
 @dataclass
 class NoticeGroup:
     """One table's notices, newest first (a friend request stands alone): a player back after
-    days reads one row per table instead of every turn it had since."""
+    days reads one row per table instead of every turn it had since. ``earlier``: the newest
+    EARLIER_SHOWN of the others; ``earlier_count`` and ``earlier_unread`` count them all."""
 
     newest: Notification
     earlier: list[Notification] = field(default_factory=list)
+    earlier_count: int = 0
+    earlier_unread: bool = False
 
     @property
     def unread(self) -> bool:
-        return any(n.read_at is None for n in (self.newest, *self.earlier))
+        return self.newest.read_at is None or self.earlier_unread
 
 
 def notice_rows(user: User) -> QuerySet[Notification]:
@@ -167,16 +172,27 @@ def notice_groups(user: User, rows: Iterable[Notification]) -> list[NoticeGroup]
     rows = list(rows)
     games = {row.game_id for row in rows if row.game_id is not None}
     earlier: dict[int, list[Notification]] = {}
+    counted: dict[int, tuple[int, bool]] = {}
     if games:
-        older = (
-            Notification.objects.filter(user=user, game_id__in=games)
-            .exclude(pk__in=[row.pk for row in rows])
-            .order_by("-created_at", "-pk")
+        # Each table's newest few, numbered per table in one statement, and the counts of all:
+        # a player at 50 tables read every notice they ever had there (thousands) to show 50 each.
+        older = Notification.objects.filter(user=user, game_id__in=games).exclude(
+            pk__in=[row.pk for row in rows]
         )
-        for note in older:
+        newest_first = [F("created_at").desc(), F("pk").desc()]
+        shown = older.annotate(
+            place=Window(RowNumber(), partition_by=[F("game_id")], order_by=newest_first)
+        ).filter(place__lte=EARLIER_SHOWN)
+        for note in shown.order_by(*newest_first):
             assert note.game_id is not None  # game_id__in
             earlier.setdefault(note.game_id, []).append(note)
-    return [
-        NoticeGroup(row, earlier.get(row.game_id, []) if row.game_id is not None else [])
-        for row in rows
-    ]
+        totals = older.values("game_id").annotate(
+            count=Count("pk"), unread=Count("pk", filter=Q(read_at__isnull=True))
+        )
+        counted = {t["game_id"]: (t["count"], t["unread"] > 0) for t in totals}
+    groups = []
+    for row in rows:
+        count, unread = counted.get(row.game_id, (0, False)) if row.game_id else (0, False)
+        notes = earlier.get(row.game_id, []) if row.game_id is not None else []
+        groups.append(NoticeGroup(row, notes, count, unread))
+    return groups

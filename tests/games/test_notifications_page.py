@@ -165,3 +165,36 @@ def test_older_notices_are_on_the_next_pages(alice):
     assert 'rel="prev" href="?page=1"' in second and 'rel="next"' not in second
     # a page past the end shows the last one, not an error
     assert "Report number 0 was" in client.get("/notifications/?page=9").content.decode()
+
+
+def test_a_long_tables_row_folds_its_newest_fifty_and_counts_and_marks_the_rest(alice, monkeypatch):
+    """The page read every earlier notice of each table to fold 50 (a player at 50 tables:
+    thousands of rows and ~100 KB of page, phone review). It folds the newest 50, counts them
+    all, and an unread one past the 50 still marks the row unread."""
+    notices = [
+        notifications.Notice(alice, Notification.Kind.TABLE, f"Note {i} about table 7.", game_id=7)
+        for i in range(120)
+    ]
+    for i in range(0, 120, 10):  # ten at a time: each batch a moment later than the last
+        notifications.notify_all(notices[i : i + 10])
+    oldest, *newer = Notification.objects.filter(user=alice).order_by("created_at", "pk")
+    assert oldest.text == "Note 0 about table 7."
+    notifications.mark_read(alice, [n.pk for n in newer])  # all but the oldest, as the page does
+    client = Client()
+    client.force_login(alice)
+    loaded = []  # the notices the page read from the database
+    from_db = Notification.from_db.__func__  # type: ignore[attr-defined]
+
+    def counted(cls, *args, **kwargs):
+        loaded.append(1)
+        return from_db(cls, *args, **kwargs)
+
+    monkeypatch.setattr(Notification, "from_db", classmethod(counted))
+    (row,) = _rows(client.get("/notifications/").content.decode())
+    assert len(loaded) <= 1 + 50 + 10, f"{len(loaded)} notices read for a row and its 50"
+    folded = row.split('<ul class="earlier">', 1)[1].split("</ul>", 1)[0]
+    assert "119 earlier notices from this table" in row
+    assert folded.count("<li") == 50
+    assert "Note 118 about table 7." in folded and "Note 69 about table 7." in folded
+    assert "Note 68 about table 7." not in folded
+    assert row.startswith(' class="unread"'), "the unread oldest notice marks its row"
