@@ -9,6 +9,7 @@ from __future__ import annotations
 from datetime import datetime, timedelta
 
 from django.core.cache import cache
+from django.db.models import Q
 from django.utils import timezone
 
 from games.models import Game
@@ -44,15 +45,28 @@ def warn_unstarted_tables(now: datetime | None = None) -> int:
     """The creators of the tables that entered their last day hear it, once; returns how many
     were told."""
     last_day = (now or timezone.now()) - timedelta(days=UNSTARTED_TABLE_DAYS) + WARN_BEFORE
-    entered = Game.objects.filter(
-        status=Game.Status.LOBBY,
-        created_at__lte=last_day,
-        created_at__gt=last_day - WARN_WINDOW,
-        created_by__isnull=False,
-    ).select_related("created_by")[:EXPIRY_BATCH]
+    entered = (
+        Game.objects.filter(
+            status=Game.Status.LOBBY,
+            created_at__lte=last_day,
+            created_at__gt=last_day - WARN_WINDOW,
+            created_by__isnull=False,
+        )
+        .select_related("created_by")
+        .order_by("created_at", "pk")
+    )
     told = 0
-    for game in entered:
-        if cache.add(f"lobby-expiry-warned:{game.pk}", True, WARNED_KEEP_SECONDS):
-            notify.table_expiring(game)
-            told += 1
+    page = list(entered[:EXPIRY_BATCH])
+    # Every table of the window, a batch at a time: one batch, unordered, was the same tables
+    # sweep after sweep, and past EXPIRY_BATCH in two hours the others were never warned.
+    while page:
+        keys = {f"lobby-expiry-warned:{game.pk}": game for game in page}
+        warned = cache.get_many(list(keys))  # one round trip for the batch's warned ones
+        for key, game in keys.items():
+            if key not in warned and cache.add(key, True, WARNED_KEEP_SECONDS):
+                notify.table_expiring(game)
+                told += 1
+        last = page[-1]
+        after = Q(created_at__gt=last.created_at) | Q(created_at=last.created_at, pk__gt=last.pk)
+        page = list(entered.filter(after)[:EXPIRY_BATCH])
     return told

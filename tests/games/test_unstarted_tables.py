@@ -175,3 +175,31 @@ def test_a_table_is_cancelled_on_the_day_its_lobby_says_in_the_readers_zone(trio
     assert moment >= expires_at(game)  # never before
     prague = timezone.localtime(moment, ZoneInfo("Europe/Prague"))
     assert prague.date().isoformat() == "2026-12-21"
+
+
+def test_every_table_entering_its_last_day_is_warned_past_one_batch(trio, monkeypatch):
+    """The warning sweep took one unordered batch: past EXPIRY_BATCH tables in its window,
+    the same ones came back sweep after sweep and the others were never warned."""
+    from datetime import UTC, datetime
+
+    from games.services import lobby_expiry
+
+    alice, _bob, _carol = trio
+    monkeypatch.setattr(lobby_expiry, "EXPIRY_BATCH", 2)
+    made = datetime(2026, 12, 1, 10, 0, tzinfo=UTC)
+    tables = []
+    for minute in range(5):  # five tables a minute apart
+        monkeypatch.setattr(
+            Game._meta.get_field("created_at"),
+            "_get_default",
+            lambda m=minute: made + timedelta(minutes=m),
+        )
+        tables.append(services.game_create(alice, engine="mogel-motte", seats=3, invite=["bob"]))
+    sweep_at = made + timedelta(days=UNSTARTED_TABLE_DAYS) - timedelta(days=1, minutes=-10)
+    monkeypatch.setattr(timezone, "now", lambda: sweep_at)
+    assert services.warn_unstarted_tables() == 5
+    assert services.warn_unstarted_tables() == 0  # once each
+    told = Notification.objects.filter(user=alice, game_id__in=[t.pk for t in tables])
+    assert sorted(told.filter(text__contains="cancelled").values_list("game_id", flat=True)) == [
+        t.pk for t in tables
+    ]
