@@ -17,7 +17,7 @@ from games.engines.core import Waiting
 from games.models import Game, Seat
 from games.replays import rebuild
 from games.routing import websocket_urlpatterns
-from games.services.change import GameChange
+from games.services.change import GameChange, same_wait
 
 # What differs between two renderings of the same page without meaning anything: tokens, and
 # the server's time at rendering (the clock's offset correction).
@@ -74,6 +74,18 @@ def next_human_move(game: Game, rng: random.Random) -> tuple[int, dict[str, Any]
         return None
     seat = rng.choice(owed)
     return seat, engine.bot_action(game.state, seat, rng)
+
+
+def a_move_that_ends_the_turn(game: Game, seat: int) -> dict:
+    """A legal move after which the game no longer waits on this turn (a peek does not end
+    an answer: the pass that follows is part of the same turn)."""
+    engine = registry.get(game.engine)
+    before = engine.waiting_for(game.state)
+    for action in engine.legal_actions(game.state, seat):
+        after, _events = engine.apply(game.state, seat, action)
+        if not same_wait(before, engine.waiting_for(after)):
+            return action
+    raise AssertionError("every move keeps the turn")
 
 
 def form_fields(action: dict[str, Any], version: int, key: str) -> dict[str, str]:

@@ -18,8 +18,13 @@ from accounts.tasks import send_notification_push
 from games import services
 from games.engines import registry
 from games.models import Game
-from games.services.change import same_wait
-from tests.games.helpers import at_the_table, next_human_move, seat_users, turn_game
+from tests.games.helpers import (
+    a_move_that_ends_the_turn,
+    at_the_table,
+    next_human_move,
+    seat_users,
+    turn_game,
+)
 from tests.games.worker import Worker, flush_broker, wait_for
 from tests.push_endpoint import PushEndpoint, subscribe
 
@@ -94,18 +99,6 @@ def test_no_push_while_the_table_is_open_in_front_of_the_player(started, endpoin
 
     assert asyncio.run(push_with_the_table_open()) == "skip"
     assert endpoint.received == []
-
-
-def a_move_that_ends_the_turn(game: Game, seat: int) -> dict:
-    """A legal move after which the game no longer waits on this turn (a peek does not end
-    an answer: the pass that follows is part of the same turn)."""
-    engine = registry.get(game.engine)
-    before = engine.waiting_for(game.state)
-    for action in engine.legal_actions(game.state, seat):
-        after, _events = engine.apply(game.state, seat, action)
-        if not same_wait(before, engine.waiting_for(after)):
-            return action
-    raise AssertionError("every move keeps the turn")
 
 
 def test_no_push_once_the_turn_it_announced_is_over(started, endpoint):

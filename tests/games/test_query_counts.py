@@ -17,7 +17,13 @@ from accounts.services import api_token_create
 from config.statements import described
 from games.api import GameOut, MoveOut
 from games.models import Event, Game, Seat
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import (
+    a_move_that_ends_the_turn,
+    next_human_move,
+    play_one_step,
+    seat_users,
+    turn_game,
+)
 
 
 @pytest.fixture(autouse=True)
@@ -77,11 +83,28 @@ def test_a_move_is_four_round_trips(started):
 
 
 @pytest.mark.django_db
-def test_a_move_after_a_missed_deadline_also_clears_the_seats_count(started):
-    game = started()
-    seat, action = next_human_move(game, random.Random(3))
-    Seat.objects.filter(game=game, index=seat).update(consecutive_timeouts=2)
-    _before, _body, sql = _counted_move(game, seat, action)
+def test_a_move_after_a_missed_deadline_also_clears_the_seats_count(started, monkeypatch):
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from games import services
+    from games.engines import registry
+
+    game = turn_game(started)
+    engine, rng, users = registry.get(game.engine), random.Random(3), seat_users(game)
+    (seat,) = engine.waiting_for(game.state).seats
+    late = game.deadline_at + timedelta(seconds=1)
+    monkeypatch.setattr(timezone, "now", lambda: late)  # the seat's time runs out
+    assert services.apply_deadline(game.pk)
+    for _ in range(200):  # the others play until the seat is asked again
+        game.refresh_from_db()
+        if seat in engine.waiting_for(game.state).seats and engine.may_act(game.state, seat):
+            break
+        play_one_step(game, users, rng)
+    assert Seat.objects.get(game=game, index=seat).consecutive_timeouts == 1
+    # a move that ends the turn (a peek does not: the pass after it is the same turn)
+    _before, _body, sql = _counted_move(game, seat, a_move_that_ends_the_turn(game, seat))
     assert len(sql) == 5, "\n".join(sql)  # the four above and the seat's row
     assert sql[2].startswith('UPDATE "games_seat"')
     assert Seat.objects.get(game=game, index=seat).consecutive_timeouts == 0
