@@ -292,6 +292,9 @@
     // that slid) was posted too, and its "Too late" replaced the first's "Move played.".
     var isMove = /\/act\/$/.test(new URL(form.action, location.href).pathname);
     if (isMove && moving) return;
+    // Offline (a phone between networks): nothing is sent, and the page says so. The browser
+    // posting it itself left the table for its own "No internet" page, the move lost.
+    if (navigator.onLine === false) { refused(form, root.dataset.lOffline); return; }
     Array.prototype.forEach.call(root.querySelectorAll("[data-touched]"), function (g) {
       delete g.dataset.touched;
     });
@@ -356,9 +359,13 @@
         else if (form.closest("#chat-slot")) refreshChat();
       })
       .catch(function () {
+        // no answer at all (the connection dropped on the way): the page stays, says so and
+        // shows the table as the server has it once it can (the browser posting the form
+        // itself only led to its own error page); the form's key makes a second press safe
         if (isMove) moving = null;
-        if (talk && !talk.value) talk.value = typed; // the browser sends the line itself
-        form.submit();
+        refused(form, root.dataset.lUnreachable);
+        if (talk && !talk.value) talk.value = typed;
+        refresh();
       });
   });
 
@@ -490,6 +497,12 @@
     if (!socket) { delay = 1000; connect(); }
     else send({ type: "hello", revision: revision });
     if (slept) refresh(); // a phone that woke up: its socket may be a ghost
+  });
+  // Back online (a phone out of a tunnel, onto mobile data): catch up now, and reconnect now
+  // rather than at the end of a backoff that may have grown to 30 s while away.
+  window.addEventListener("online", function () {
+    refresh();
+    if (!socket && window.WebSocket) { delay = 1000; connect(); }
   });
   wanted();
   tick();

@@ -1,0 +1,116 @@
+"""Journeys: a phone on a flaky network. A move pressed while the phone is offline, or whose
+answer never comes back (the connection dropped on the way), used to make the browser post the
+form itself: the page left the table for the browser's own "No internet" page, the move lost
+and the table gone until the player found their way back (live-phase review). Now the page
+stays and says what happened; the same button plays the move once the phone is back. And a
+page whose socket was away long enough for its retries to space out to 16 s reconnects and
+catches up as soon as the phone is back online, not at its next retry. The network is cut by
+the browser (Playwright's offline mode and routes): the one part outside the site."""
+
+from __future__ import annotations
+
+import pytest
+
+from games import services
+from games.models import Event
+from tests.games.worker import wait_for
+from tests.journeys.drive import (
+    click_move,
+    in_thread,
+    revision,
+    the_waiting_seats_page,
+    wait_revision,
+    waiting_seat_at_a_started_table,
+)
+
+pytestmark = [pytest.mark.browser]
+
+PHONE = {"width": 390, "height": 844}
+MESSAGES = "() => document.querySelector('.messages').textContent.includes(%r)"
+
+
+def test_a_move_pressed_offline_is_not_sent_and_the_page_says_so(make_user, signed_in_page, stack):
+    game, page, move, fields = the_waiting_seats_page(
+        make_user, ("ada", "bo", "cy"), "mogel-motte", signed_in_page, stack.base
+    )
+    page.set_viewport_size(PHONE)
+    table = page.url
+    page.context.set_offline(True)
+    page.wait_for_function("() => !navigator.onLine")
+
+    click_move(page, move, **fields)
+
+    page.wait_for_function(MESSAGES % "You are offline: nothing was sent.")
+    assert page.url == table
+    assert not Event.objects.filter(game=game).exists()
+
+    page.context.set_offline(False)
+    page.wait_for_function("() => navigator.onLine")
+    click_move(page, move, **fields)
+    assert wait_for(lambda: Event.objects.filter(game=game).count() == 1, 10)
+    page.wait_for_function(MESSAGES % "Move played.")
+
+
+def test_a_move_whose_answer_never_comes_keeps_the_page_and_says_so(
+    make_user, signed_in_page, stack
+):
+    game, page, move, fields = the_waiting_seats_page(
+        make_user, ("dee", "eli", "fay"), "mogel-motte", signed_in_page, stack.base
+    )
+    page.set_viewport_size(PHONE)
+    table = page.url
+    page.route("**/act/", lambda route: route.abort("connectionreset"))
+
+    click_move(page, move, **fields)
+
+    page.wait_for_function(MESSAGES % "did not answer")
+    assert page.url == table
+    assert not Event.objects.filter(game=game).exists()
+
+    page.unroute("**/act/")
+    click_move(page, move, **fields)
+    assert wait_for(lambda: Event.objects.filter(game=game).count() == 1, 10)
+    page.wait_for_function(MESSAGES % "Move played.")
+
+
+def test_a_page_back_online_catches_up_at_once(make_user, signed_in_page, stack):
+    game, engine, mover, seats = waiting_seat_at_a_started_table(
+        make_user, ("gil", "hal", "ivo"), "mogel-motte"
+    )
+    watcher = seats[next(i for i in seats if i != mover)]
+    cut = {"on": False, "refused": 0}
+    open_routes = []
+
+    def socket_route(ws):
+        if cut["on"]:
+            cut["refused"] += 1
+            ws.close(code=1011)
+        else:
+            ws.connect_to_server()
+            open_routes.append(ws)
+
+    page = signed_in_page(watcher)
+    page.set_viewport_size(PHONE)
+    page.route_web_socket("**/ws/games/**", socket_route)
+    page.goto(f"{stack.base}/games/{game.pk}/")
+    before = revision(page)
+
+    # the phone loses its network: the socket drops, every retry fails (after 1, 2, 4, 8 s
+    # and a half more at most), the next one is 16-24 s away
+    cut["on"] = True
+    page.context.set_offline(True)
+    for ws in open_routes:
+        ws.close(code=1011)
+    page.wait_for_selector("#connection-note", state="visible", timeout=10_000)
+    for _ in range(120):  # Playwright's loop must run for the route to be called
+        if cut["refused"] >= 4:
+            break
+        page.wait_for_timeout(250)
+    assert cut["refused"] >= 4
+    action = engine.legal_actions(game.state, mover)[0]
+    in_thread(lambda: services.act(seats[mover], game.pk, game.version_for(mover), action))
+
+    cut["on"] = False
+    page.context.set_offline(False)
+    wait_revision(page, before + 1, timeout=6_000)
+    page.wait_for_selector("#connection-note", state="hidden", timeout=6_000)
