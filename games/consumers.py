@@ -350,10 +350,7 @@ class GameConsumer(Consumer):
         payload = await database_sync_to_async(_load_payload)(self.game_id, self.user)
         if payload is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            if self.scope.get("api_token_id") is not None:
-                # a program reads the code (a close before the accept is a bare HTTP 403)
-                await self.accept()
-            await self.close(code=4404)
+            await _refuse(self, 4404)
             return
         shared_games.watch(self.game_id)
         self.watching = True
@@ -497,6 +494,16 @@ class GameConsumer(Consumer):
         await self.send_json(reply)
 
 
+async def _refuse(consumer: Consumer, code: int) -> None:
+    """Accepted, then closed with ``code``: a close before the accept reaches the other end as
+    a bare HTTP 403, which a browser reports as a failed connection (1006) without the code.
+    The pages stop reconnecting on their refusal codes, but on a bare failure they tried again
+    every 30 s for as long as they stayed open (a player signed out, or a table gone, while
+    the phone was away). A program reads the code too."""
+    await consumer.accept()
+    await consumer.close(code=code)
+
+
 def _writes_exceeded(scope: dict[str, Any]) -> int:
     """A move over a socket counts with its client's HTTP writes (config/guard.py): the API
     token's, or the browser session's. Seconds to wait, or 0."""
@@ -544,7 +551,7 @@ class UserConsumer(Consumer):
         self.poller: asyncio.Task[None] | None = None
         self.stamp: str | None = None
         if self.user is None or not self.user.is_authenticated:
-            await self.close(code=4403)
+            await _refuse(self, 4403)
             return
         self.group = broadcast.user_group_name(self.user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
@@ -552,7 +559,7 @@ class UserConsumer(Consumer):
         stamp = await database_sync_to_async(_stamp)(self.user)
         if stamp is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
-            await self.close(code=4403)
+            await _refuse(self, 4403)
             return
         await self._join_session()
         await self.accept()

@@ -47,6 +47,18 @@ async def connect(user: Any, path: str) -> tuple[WebsocketCommunicator, bool, in
     return communicator, connected, code
 
 
+async def refused_with(user: Any, path: str) -> int | None:
+    """The code a refused socket closes with: accepted, then closed before any frame (a close
+    before the accept reaches a browser as a bare failure, 1006, without the code, and the
+    page tried again for good). None when the socket is kept: its first frame arrives."""
+    communicator = WebsocketCommunicator(app_for(user), path)
+    connected, _code = await communicator.connect()
+    assert connected
+    output = await communicator.receive_output(timeout=5)
+    await communicator.disconnect()  # refused or not, the consumer ends cleanly
+    return output["code"] if output["type"] == "websocket.close" else None
+
+
 async def at_the_table(user: Any, game_id: int) -> WebsocketCommunicator:
     """The table page's socket, open and beating as the page's does: what makes a player
     present (its first heartbeat answered, so the beat was taken)."""

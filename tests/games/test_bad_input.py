@@ -13,7 +13,7 @@ from games import services
 from games.engines import registry
 from games.errors import GameError
 from games.models import Event, Game
-from tests.games.helpers import connect, play_to_the_end, seat_users
+from tests.games.helpers import play_to_the_end, refused_with, seat_users
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -36,12 +36,7 @@ def test_a_game_id_past_the_largest_one_is_no_such_game_everywhere(alice):
         answer = api.post(f"/api/games/{TOO_BIG}{path}", body, content_type="application/json")
         assert answer.status_code == 404 and answer.json()["code"] == "not_found", path
 
-    async def socket() -> tuple[bool, int | None]:
-        communicator, connected, code = await connect(alice, f"/ws/games/{TOO_BIG}/")
-        await communicator.disconnect()
-        return connected, code
-
-    assert asyncio.run(socket()) == (False, 4404)
+    assert asyncio.run(refused_with(alice, f"/ws/games/{TOO_BIG}/")) == 4404
 
 
 def _api(user) -> Client:

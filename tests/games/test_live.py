@@ -22,7 +22,14 @@ from games import broadcast, consumers, selectors, services
 from games.engines import registry
 from games.errors import GameError
 from games.models import PACE_SECONDS, Event, Game, Pace, PaceSwitch
-from tests.games.helpers import at_the_table, connect, next_human_move, play_until, seat_users
+from tests.games.helpers import (
+    at_the_table,
+    connect,
+    next_human_move,
+    play_until,
+    refused_with,
+    seat_users,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -330,24 +337,19 @@ def test_a_strangers_or_blocked_users_socket_is_refused(started, make_user):
     friendship_create(users[0], dave)  # a friend of alice: may watch ...
     friendship_create(users[1], dave)
 
-    async def attempt(user, path):
-        socket, connected, code = await connect(user, path)
-        await socket.disconnect()
-        return connected, code
-
     async def scenario():
-        watching = await attempt(dave, f"/ws/games/{game.pk}/")
+        watching = await refused_with(dave, f"/ws/games/{game.pk}/")
         await sync_to_async(user_block)(users[2], dave)  # ... until carol blocks him
-        blocked = await attempt(dave, f"/ws/games/{game.pk}/")
-        stranger_try = await attempt(stranger, f"/ws/games/{game.pk}/")
-        anonymous = await attempt(AnonymousUser(), "/ws/me/")
+        blocked = await refused_with(dave, f"/ws/games/{game.pk}/")
+        stranger_try = await refused_with(stranger, f"/ws/games/{game.pk}/")
+        anonymous = await refused_with(AnonymousUser(), "/ws/me/")
         return watching, blocked, stranger_try, anonymous
 
     watching, blocked, stranger_try, anonymous = asyncio.run(scenario())
-    assert watching[0] is True
-    assert blocked == (False, 4404)
-    assert stranger_try == (False, 4404)
-    assert anonymous == (False, 4403)
+    assert watching is None
+    assert blocked == 4404
+    assert stranger_try == 4404
+    assert anonymous == 4403
 
 
 def test_with_the_in_memory_layer_a_change_made_elsewhere_still_reaches_the_page(

@@ -23,7 +23,7 @@ from games.engines import registry
 from games.models import Game
 from tests.accounts.conftest import link_in
 from tests.games.helpers import connect as connect_to
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import next_human_move, refused_with, seat_users
 from tests.games.test_consumers import connect
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -49,12 +49,7 @@ def _answers(game: Game, user) -> dict[str, int]:
 
 
 def _socket_code(user, game: Game) -> int | None:
-    async def scenario():
-        communicator, connected, code = await connect(user, game.pk)
-        await communicator.disconnect()  # refused or not, the consumer ends cleanly
-        return None if connected else code
-
-    return asyncio.run(scenario())
+    return asyncio.run(refused_with(user, f"/ws/games/{game.pk}/"))
 
 
 def test_a_friend_of_a_player_may_watch(watched):

@@ -10,6 +10,7 @@ the browser (Playwright's offline mode and routes): the one part outside the sit
 from __future__ import annotations
 
 import pytest
+from django.contrib.sessions.models import Session
 
 from games import services
 from games.models import Event
@@ -114,3 +115,40 @@ def test_a_page_back_online_catches_up_at_once(make_user, signed_in_page, stack)
     page.context.set_offline(False)
     wait_revision(page, before + 1, timeout=6_000)
     page.wait_for_selector("#connection-note", state="hidden", timeout=6_000)
+
+
+def test_a_page_signed_out_while_away_stops_reconnecting(make_user, signed_in_page, stack):
+    """Signed out while the phone was away (the sign-out's own ping missed): the server refused
+    the socket before accepting it, which a browser sees as a bare failure (1006), so the
+    page tried again every 30 s for as long as it stayed open. Now it hears the refusal's
+    code and stops."""
+    game, _engine, mover, seats = waiting_seat_at_a_started_table(
+        make_user, ("jo", "kit", "lu"), "mogel-motte"
+    )
+    attempts = []
+
+    def socket_route(ws):
+        attempts.append(ws)
+        ws.connect_to_server()
+
+    page = signed_in_page(seats[mover])
+    page.set_viewport_size(PHONE)
+    page.route_web_socket("**/ws/games/**", socket_route)
+    page.goto(f"{stack.base}/games/{game.pk}/")
+    page.wait_for_function("() => true")  # the page's script ran; its socket is routed
+    for _ in range(60):
+        if attempts:
+            break
+        page.wait_for_timeout(250)
+    assert len(attempts) == 1
+
+    in_thread(lambda: Session.objects.all().delete())  # the session ended while away
+    attempts[0].close(code=1011)  # the network dropped the socket
+
+    for _ in range(60):  # the reconnect (after 1-1.5 s), refused
+        if len(attempts) >= 2:
+            break
+        page.wait_for_timeout(250)
+    assert len(attempts) == 2
+    page.wait_for_timeout(6_000)  # a bare failure was retried after 2-3 s more
+    assert len(attempts) == 2
