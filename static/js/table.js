@@ -19,6 +19,9 @@
   // While a window is open the page beats faster: a ping lost under socket churn (design.md)
   // then costs seconds, not a whole beat, in the moments when seconds decide.
   var BEAT_MS = 20000, WINDOW_BEAT_MS = 5000, lastBeat = 0;
+  // A beat or hello the server has not answered this long: the socket is a ghost (a phone that
+  // changed networks keeps a dead connection that neither closes nor carries anything).
+  var SILENT_MS = 12000, lastHeard = 0;
   var LONG_SLEEP_MS = 30000;
   var OFFLINE_AFTER_MS = 4000; // a reload or a restart reconnects within it, unsaid
   var L = { yourTurn: root.dataset.lYourTurn, left: root.dataset.lLeft, changed: root.dataset.lChanged, hurry: root.dataset.lHurry };
@@ -382,8 +385,9 @@
       // what we hold: the server sends anything newer, and says if the talk has a line newer
       // than ours (one posted before this socket was in the table's group reached no ping)
       send({ type: "hello", revision: revision, chat: newestLine() });
-      lastBeat = Date.now();
+      lastBeat = lastHeard = Date.now();
       beat = setInterval(function () {
+        if (lastHeard < lastBeat && Date.now() - lastBeat > SILENT_MS) { drop(); return; }
         var due = root.dataset.window ? WINDOW_BEAT_MS : BEAT_MS;
         if (Date.now() - lastBeat < due - 250) return;
         lastBeat = Date.now();
@@ -391,6 +395,7 @@
       }, WINDOW_BEAT_MS);
     };
     socket.onmessage = function (msg) {
+      lastHeard = Date.now();
       var data = JSON.parse(msg.data);
       if (data.type === "chat") { refreshChat(); return; }
       if (data.type === "state" && typeof data.now === "number") offset = Math.round(data.now * 1000) - Date.now();
@@ -405,6 +410,26 @@
       retry = setTimeout(connect, delay + Math.random() * delay / 2);
       delay = Math.min(delay * 2, 30000);
     };
+  }
+  // A ghost is let go (its close would wait on the dead connection) and a new socket opened:
+  // its hello brings the page up to date.
+  function drop() {
+    var ghost = socket;
+    clearInterval(beat);
+    socket = null;
+    if (ghost) {
+      ghost.onclose = ghost.onmessage = null;
+      try { ghost.close(); } catch (e) {}
+    }
+    connected(false);
+    delay = 1000;
+    connect();
+  }
+  // Ask the server where the table is; an answer that does not come shows a ghost.
+  function hello() {
+    if (!socket || socket.readyState !== 1) return;
+    if (lastHeard >= lastBeat) lastBeat = Date.now();
+    send({ type: "hello", revision: revision, chat: newestLine() });
   }
   // Away from the server for more than a moment: the page says so (it showed the last state
   // with a running clock, as if nothing moved: an outage review); back, it catches up.
@@ -495,7 +520,7 @@
     var slept = hiddenAt !== null && Date.now() - hiddenAt > LONG_SLEEP_MS;
     hiddenAt = null;
     if (!socket) { delay = 1000; connect(); }
-    else send({ type: "hello", revision: revision });
+    else hello();
     if (slept) refresh(); // a phone that woke up: its socket may be a ghost
   });
   // Back online (a phone out of a tunnel, onto mobile data): catch up now, and reconnect now
@@ -503,6 +528,7 @@
   window.addEventListener("online", function () {
     refresh();
     if (!socket && window.WebSocket) { delay = 1000; connect(); }
+    else hello();
   });
   wanted();
   tick();

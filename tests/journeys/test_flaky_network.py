@@ -9,6 +9,8 @@ the browser (Playwright's offline mode and routes): the one part outside the sit
 
 from __future__ import annotations
 
+from typing import Any
+
 import pytest
 from django.contrib.sessions.models import Session
 
@@ -152,3 +154,52 @@ def test_a_page_signed_out_while_away_stops_reconnecting(make_user, signed_in_pa
     assert len(attempts) == 2
     page.wait_for_timeout(6_000)  # a bare failure was retried after 2-3 s more
     assert len(attempts) == 2
+
+
+def test_a_page_whose_socket_died_silently_opens_a_new_one_and_catches_up(
+    make_user, signed_in_page, stack
+):
+    """A phone back on the network after a drop, or moved from Wi-Fi to mobile data, may keep
+    a dead socket that neither closes nor carries anything: the page heard no move again until
+    a reload. Now a hello or a beat the server has not answered within 12 s makes it let the
+    socket go and open a new one, whose hello brings it up to date."""
+    game, engine, mover, seats = waiting_seat_at_a_started_table(
+        make_user, ("mo", "ned", "ora"), "mogel-motte"
+    )
+    watcher = seats[next(i for i in seats if i != mover)]
+    alive: list[dict[str, Any]] = []
+
+    def socket_route(ws):
+        server = ws.connect_to_server()
+        this = {"on": True, "heard": 0}
+        alive.append(this)
+
+        def down(message):
+            if this["on"]:
+                this["heard"] += 1
+                ws.send(message)
+
+        ws.on_message(lambda message: server.send(message) if this["on"] else None)
+        server.on_message(down)
+
+    page = signed_in_page(watcher)
+    page.set_viewport_size(PHONE)
+    page.route_web_socket("**/ws/games/**", socket_route)
+    page.goto(f"{stack.base}/games/{game.pk}/")
+    before = revision(page)
+    for _ in range(60):  # Playwright's loop must run for the route to be called
+        if alive and alive[0]["heard"] >= 2:  # the state and the answer to the page's hello
+            break
+        page.wait_for_timeout(250)
+    assert len(alive) == 1 and alive[0]["heard"] >= 2
+
+    alive[0]["on"] = False  # the connection dies without a word either way
+    page.context.set_offline(True)
+    page.wait_for_function("() => !navigator.onLine")
+    with page.expect_response(lambda r: r.url.endswith("/live/")):  # back: the page catches up
+        page.context.set_offline(False)
+    action = engine.legal_actions(game.state, mover)[0]
+    in_thread(lambda: services.act(seats[mover], game.pk, game.version_for(mover), action))
+
+    wait_revision(page, before + 1, timeout=30_000)
+    assert len(alive) == 2
