@@ -122,7 +122,13 @@ def seats_to_bot_for_banned(actor: User, user: User) -> list[Seat]:
     if user.banned_at is None:
         raise GameError(_("%(name)s is not banned.") % {"name": user.username}, "not_banned")
     # his own tables stopped as a moderator stops one: logged, and told without his name
-    leave_lobbies(user, close=lambda game_id: game_abort(actor, game_id, user.ban_reason))
+    # a table in the lobby only: one that started as the ban listed it is a table in play
+    leave_lobbies(
+        user,
+        close=lambda game_id: game_abort(
+            actor, game_id, user.ban_reason, statuses=(Game.Status.LOBBY,)
+        ),
+    )
     handed = []
     for change, seat in seats_handed_to_bot(user, (Game.Status.ACTIVE,), "banned"):
         log_action(

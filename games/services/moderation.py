@@ -67,12 +67,16 @@ def _tell(user: User, kind: str, text: Any, game: Game) -> None:
     notify(user, kind, message, reverse("games:table", args=[game.pk]), game.pk)
 
 
-def game_abort(actor: User, game_id: int, reason: str) -> Game:
-    """Stops a table for good: lobby or active -> aborted. State, seats and the log stay as they are."""
+def game_abort(
+    actor: User, game_id: int, reason: str, statuses: tuple[str, ...] = OPEN_STATUSES
+) -> Game:
+    """Stops a table for good: lobby or active -> aborted. State, seats and the log stay as they are.
+    ``statuses``: those it may stop (a banned player's tables in the lobby: one that started
+    since it was listed goes on, his seat to the bot)."""
     reason = _reason(reason)
     with GameChange(game_id) as change:
         game = change.game
-        if game.status not in OPEN_STATUSES:
+        if game.status not in statuses:
             raise NotActive(
                 _("Game #%(id)s is already %(status)s.")
                 % {"id": game.pk, "status": game.get_status_display()}
