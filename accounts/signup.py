@@ -42,13 +42,18 @@ class SignupForm(AllauthSignupForm):
         with transaction.atomic():
             _lock(email, username)
             # Checked again: a sign-up that held the lock may have taken either meanwhile. An
-            # address taken gets allauth's own answer to one (an email to it, nothing shown).
-            if email:
-                self.validate_unique_email(email)
+            # address taken gets allauth's own answer to one: with mandatory verification an
+            # email to it, nothing shown; without, "already registered" on the form.
+            try:
+                if email:
+                    self.validate_unique_email(email)
+            except ValidationError as error:
+                self.add_error("email", error)
             try:
                 get_adapter().clean_username(username)
             except ValidationError as error:
                 self.add_error("username", error)
+            if self.errors:
                 context = {"form": self, **get_entrance_context_data(request)}
                 return None, TemplateResponse(request, SignupView.template_name, context)
             return super().try_save(request)
