@@ -405,9 +405,12 @@ def send_due_reminders(now: Any = None) -> int:
     sent = 0
     due = Game.objects.filter(remind_at__lte=now).order_by("remind_at")[:REMINDER_BATCH]
     for game in due:
-        # cleared for the wait it was set for: a change since has set its own, and the wait
-        # read here is over (the move that ended it came after this read)
-        cleared = Game.objects.filter(pk=game.pk, wait_seq=game.wait_seq).update(remind_at=None)
+        # cleared as it was read: a change since has set its own reminder (the wait read here
+        # is over: a move came after this read; or its deadline moved: a vacation), and that
+        # one stays, for its own time
+        cleared = Game.objects.filter(
+            pk=game.pk, wait_seq=game.wait_seq, remind_at=game.remind_at
+        ).update(remind_at=None)
         if (
             not cleared
             or game.status != Game.Status.ACTIVE

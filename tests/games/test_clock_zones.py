@@ -115,6 +115,33 @@ def test_the_table_and_my_games_count_the_time_left_on_the_sites_one_clock(start
     assert "3\xa0hours left</span>" in mine
 
 
+def _after_the_sweeps_read(monkeypatch, happening) -> None:
+    """The reminder sweep's read of the due games, with ``happening`` landing right after it
+    (before the sweep clears and sends)."""
+    from games.models import Game as GameModel
+
+    manager, real_filter = GameModel.objects, GameModel.objects.filter
+
+    class ReadThenChanged:
+        def __init__(self, rows):
+            self.rows = rows
+
+        def order_by(self, *fields):
+            return self
+
+        def __getitem__(self, item):
+            return self.rows
+
+    def filter_then_change(*args, **kwargs):
+        if set(kwargs) != {"remind_at__lte"}:
+            return real_filter(*args, **kwargs)
+        rows = list(real_filter(*args, **kwargs).order_by("remind_at"))
+        happening()
+        return ReadThenChanged(rows)
+
+    monkeypatch.setattr(manager, "filter", filter_then_change)
+
+
 def test_a_reminder_sweep_that_read_a_wait_just_ended_leaves_its_player_alone(started, monkeypatch):
     """The sweep reads the due games, then clears each one's reminder for the wait it read:
     a move in between ended that wait, and the player who had just moved was still told
@@ -130,30 +157,13 @@ def test_a_reminder_sweep_that_read_a_wait_just_ended_leaves_its_player_alone(st
     game.refresh_from_db()
     seat = registry.get(game.engine).waiting_for(game.state).seats[0]
     mover = seat_users(game)[seat]
-    manager, real_filter = GameModel.objects, GameModel.objects.filter
 
-    class ReadThenMoved:
-        """The sweep's read of the due games, with the player's move landing right after."""
-
-        def __init__(self, rows):
-            self.rows = rows
-
-        def order_by(self, *fields):
-            return self
-
-        def __getitem__(self, item):
-            return self.rows
-
-    def filter_then_move(*args, **kwargs):
-        if set(kwargs) != {"remind_at__lte"}:
-            return real_filter(*args, **kwargs)
-        rows = list(real_filter(*args, **kwargs).order_by("remind_at"))
+    def move() -> None:
         fresh = GameModel.objects.get(pk=game.pk)
-        _seat, move = next_human_move(fresh, random.Random(1))
-        services.act(mover, game.pk, fresh.version_for(seat), move)
-        return ReadThenMoved(rows)
+        _seat, action = next_human_move(fresh, random.Random(1))
+        services.act(mover, game.pk, fresh.version_for(seat), action)
 
-    monkeypatch.setattr(manager, "filter", filter_then_move)
+    _after_the_sweeps_read(monkeypatch, move)
     assert notify.send_due_reminders(game.remind_at + timedelta(seconds=1)) == 0
     assert not Notification.objects.filter(kind=Notification.Kind.REMINDER).exists()
 
@@ -182,3 +192,35 @@ def test_a_turn_whose_deadline_a_vacation_moved_is_reminded_before_the_new_deadl
     reminders = Notification.objects.filter(user=user, kind=Notification.Kind.REMINDER)
     assert reminders.count() == 2
     assert notify.send_due_reminders(game.remind_at + timedelta(minutes=1)) == 0  # once
+
+
+def test_a_reminder_sweep_that_read_a_turn_a_vacation_just_moved_leaves_it_to_the_new_time(
+    started, monkeypatch
+):
+    """The sweep read a Daily turn due for its reminder; the player went away for two days
+    right after. The sweep cleared the reminder the vacation had just set and told them the
+    move was due in under 5 hours (it was due in over 2 days); none came before the new
+    deadline. The turn is reminded once, at 80 % of its new time, saying that time."""
+    from games.services import vacation
+
+    clock = {"now": datetime(2026, 3, 27, 9, tzinfo=UTC)}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    game = turn_game(started, pace="daily")
+    seat = registry.get(game.engine).waiting_for(game.state).seats[0]
+    user = seat_users(game)[seat]
+    game.refresh_from_db()
+    clock["now"] = game.remind_at
+
+    _after_the_sweeps_read(
+        monkeypatch, lambda: vacation.vacation_start(User.objects.get(pk=user.pk), 2)
+    )
+    assert notify.send_due_reminders(clock["now"]) == 0
+    monkeypatch.undo()
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+
+    game.refresh_from_db()
+    assert game.deadline_at == clock["now"] + timedelta(days=2, hours=24)
+    assert game.remind_at == game.deadline_at - timedelta(hours=24 * 0.2)
+    assert notify.send_due_reminders(game.remind_at) == 1
+    (reminder,) = Notification.objects.filter(user=user, kind=Notification.Kind.REMINDER)
+    assert "is due in 4\xa0hours, 48\xa0minutes." in reminder.text, reminder.text
