@@ -173,6 +173,7 @@ def game_create(
     options: dict[str, Any] | None = None,
     mates: frozenset[int] = frozenset(),
 ) -> Game:
+    _lock_active_player(creator)  # the creator's seat, as a join's (see game_join)
     if engine not in registry.ENGINES:
         raise _unknown(_("Unknown game."), registry.ENGINES, "bad_game")
     rules = registry.get(engine)
@@ -302,15 +303,20 @@ def may_join(game: Game, user: User) -> bool:
     return selectors.invited_to(game, user, pending=True) or selectors.open_to(game, user)
 
 
+def _lock_active_player(user: User) -> None:
+    """The player's row first, as a closing account, a ban and a vacation take it (then the
+    tables): a join or a new table sent as the account closes either seats them before the
+    closing lists their tables (which then leaves this one), or comes after it and is refused.
+    In a transaction, before any table's lock."""
+    player = User.objects.select_for_update(no_key=True).filter(pk=user.pk, is_active=True)
+    if player.first() is None:
+        raise NotAllowed(_("Your account is closed or suspended: it cannot take a seat."))
+
+
 @transaction.atomic
 def game_join(user: User, game_id: int) -> Seat:
     """A seat for ``user``; the last one starts a table that starts when full."""
-    # The player's row first, as a closing account, a ban and a vacation take it (then the
-    # tables): a join sent as the account closes either seats them before the closing lists
-    # their tables (which then leaves this one), or comes after it and is refused.
-    joiner = User.objects.select_for_update(no_key=True).filter(pk=user.pk, is_active=True)
-    if joiner.first() is None:
-        raise NotAllowed(_("Your account is closed or suspended: it cannot take a seat."))
+    _lock_active_player(user)
     with GameChange(game_id) as change:
         # seated first: a double click is told so, not that it needs an invitation, nor (its
         # first click took the last seat and started the game) that the table has started
@@ -474,6 +480,7 @@ def game_learn(user: User, engine: str) -> Game:
     return game
 
 
+@transaction.atomic
 def game_rematch(user: User, game_id: int) -> tuple[Game, bool]:
     """ "Play again": a new table with the same game and settings, the same bots, and
     invitations to the other players (who accept as for any table; friends or not, they
@@ -481,6 +488,7 @@ def game_rematch(user: User, game_id: int) -> tuple[Game, bool]:
     same new table (the first not cancelled that the presser may open: a block may have kept
     them out of one they must not learn of). A Learn table's rematch is another Learn table,
     started at once. Answers the table and whether this call made it."""
+    _lock_active_player(user)  # before the old table's lock, as every change of a player
     with GameChange(game_id) as change:
         old = change.game
         if old.status != Game.Status.FINISHED:

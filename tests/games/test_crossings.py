@@ -249,6 +249,26 @@ def test_a_join_sent_before_the_account_closed_and_run_after_is_refused(trio):
 
 
 @pytest.mark.django_db(transaction=True)
+def test_a_table_created_from_a_device_signed_in_before_the_account_closed_is_refused(trio):
+    """A "Create table" from a second device reaches the site after Bob closed his account on
+    the first: the closing has already left his tables, so a table made now would stay in the
+    lobby under a closed account, open to anyone, that nobody may start."""
+    _alice, bob, _carol = trio
+    device = User.objects.get(pk=bob.pk)  # the second device's request, signed in
+    with transaction.atomic():  # as the profile's "Close my account" does it
+        player_departed(bob)
+        account_close(bob)
+
+    with pytest.raises(NotAllowed) as refused:
+        services.game_create(
+            device, engine="cockroach-poker-royal", seats=3, join_policy=Game.JoinPolicy.ANYONE
+        )
+
+    assert refused.value.message == "Your account is closed or suspended: it cannot take a seat."
+    assert not Game.objects.filter(created_by=bob).exists()
+
+
+@pytest.mark.django_db(transaction=True)
 @pytest.mark.parametrize("how", ["close", "ban"])
 def test_leaving_every_table_crossing_a_start_hands_the_started_seat_to_the_bot(
     trio, admin_user, monkeypatch, how
