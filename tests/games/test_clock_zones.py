@@ -168,13 +168,9 @@ def test_a_reminder_sweep_that_read_a_wait_just_ended_leaves_its_player_alone(st
     assert not Notification.objects.filter(kind=Notification.Kind.REMINDER).exists()
 
 
-def test_a_turn_whose_deadline_a_vacation_moved_is_reminded_before_the_new_deadline(
-    started, monkeypatch
-):
-    """Reminded at 80 % of a Daily turn, a player went away for two days: back, they had a
-    day for the same turn and no reminder before it ran out (one reminder a wait, sent)."""
-    from games.services import vacation
-
+def _a_daily_turn_at_its_reminder(started, monkeypatch):
+    """A Daily turn, the clock (moved by the test) at its 80 % reminder: (game, its player,
+    the clock)."""
     clock = {"now": datetime(2026, 3, 27, 9, tzinfo=UTC)}
     monkeypatch.setattr(timezone, "now", lambda: clock["now"])
     game = turn_game(started, pace="daily")
@@ -182,6 +178,17 @@ def test_a_turn_whose_deadline_a_vacation_moved_is_reminded_before_the_new_deadl
     user = seat_users(game)[seat]
     game.refresh_from_db()
     clock["now"] = game.remind_at
+    return game, user, clock
+
+
+def test_a_turn_whose_deadline_a_vacation_moved_is_reminded_before_the_new_deadline(
+    started, monkeypatch
+):
+    """Reminded at 80 % of a Daily turn, a player went away for two days: back, they had a
+    day for the same turn and no reminder before it ran out (one reminder a wait, sent)."""
+    from games.services import vacation
+
+    game, user, clock = _a_daily_turn_at_its_reminder(started, monkeypatch)
     assert notify.send_due_reminders(clock["now"]) == 1
 
     vacation.vacation_start(User.objects.get(pk=user.pk), 2)
@@ -203,13 +210,7 @@ def test_a_reminder_sweep_that_read_a_turn_a_vacation_just_moved_leaves_it_to_th
     deadline. The turn is reminded once, at 80 % of its new time, saying that time."""
     from games.services import vacation
 
-    clock = {"now": datetime(2026, 3, 27, 9, tzinfo=UTC)}
-    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
-    game = turn_game(started, pace="daily")
-    seat = registry.get(game.engine).waiting_for(game.state).seats[0]
-    user = seat_users(game)[seat]
-    game.refresh_from_db()
-    clock["now"] = game.remind_at
+    game, user, clock = _a_daily_turn_at_its_reminder(started, monkeypatch)
 
     _after_the_sweeps_read(
         monkeypatch, lambda: vacation.vacation_start(User.objects.get(pk=user.pk), 2)
