@@ -4,7 +4,6 @@ two saving the same display name at once: one keeps it, the other is told it is 
 from __future__ import annotations
 
 import threading
-import time
 
 import pytest
 from django.db import connection, transaction
@@ -13,7 +12,7 @@ from django.urls import reverse
 
 from accounts import selectors, services
 from accounts.models import EmailPreference, FriendRequest, Friendship, User
-from tests.games.test_lock_wait import waiting_for_a_lock
+from tests.lock_waits import until_queued
 
 
 @pytest.mark.django_db(transaction=True)
@@ -85,10 +84,7 @@ def test_two_players_saving_the_same_display_name_at_once_one_is_told_it_is_take
     assert held.wait(10)
     second = threading.Thread(target=bob_saves)
     second.start()
-    for _poll in range(100):  # Bob's save waits for Alice's name
-        if waiting_for_a_lock():
-            break
-        time.sleep(0.05)
+    until_queued()  # Bob's save waits for Alice's name
     release.set()
     first.join(30)
     second.join(30)

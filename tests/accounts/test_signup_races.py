@@ -6,7 +6,6 @@ heard a moment later (the name is taken; for an address, allauth's usual answer)
 from __future__ import annotations
 
 import threading
-import time
 from typing import Any
 
 import pytest
@@ -15,7 +14,7 @@ from django.test import Client
 
 from accounts.adapters import AccountAdapter
 from accounts.models import User
-from tests.games.test_lock_wait import waiting_for_a_lock
+from tests.lock_waits import until_queued
 
 PASSWORD = "a-long-test-password"
 
@@ -59,10 +58,7 @@ def _cross_sign_ups(monkeypatch: pytest.MonkeyPatch, second: tuple[str, str]) ->
     assert paused.wait(10)
     other = threading.Thread(target=run, args=("second", *second), name="second")
     other.start()
-    for _poll in range(60):  # the second sign-up done, or waiting for the first
-        if not other.is_alive() or waiting_for_a_lock():
-            break
-        time.sleep(0.05)
+    until_queued(other, polls=60)  # the second sign-up done, or waiting for the first
     go.set()
     first.join(30)
     other.join(30)

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import random
 import threading
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -28,7 +27,7 @@ from games.models import Event, Game, Report, Seat
 from games.services import chat, vacation
 from games.services.departure import player_departed
 from tests.games.helpers import next_human_move, seat_users
-from tests.games.test_lock_wait import waiting_for_a_lock
+from tests.lock_waits import until_queued
 
 PASSWORD = "a-long-test-password"
 
@@ -76,10 +75,7 @@ def _cross(
     assert locked.wait(10)
     crosser = threading.Thread(target=run, args=("other", other), name="other")
     crosser.start()
-    for _poll in range(100):  # the other request queues behind the move's lock
-        if waiting_for_a_lock():
-            break
-        time.sleep(0.05)
+    until_queued()  # the other request queues behind the move's lock
     go.set()
     mover.join(30)
     crosser.join(30)
@@ -208,16 +204,10 @@ def test_a_join_crossing_the_players_account_closed_or_banned_leaves_no_seat(tri
     assert held.wait(10)
     joiner = threading.Thread(target=run, args=("join", lambda: join_client.post(join).status_code))
     joiner.start()
-    for _poll in range(100):  # the join waits for the table
-        if waiting_for_a_lock():
-            break
-        time.sleep(0.05)
+    until_queued()  # the join waits for the table
     leaver = threading.Thread(target=run, args=(how, leave))
     leaver.start()
-    for _poll in range(40):  # done, or waiting for the join
-        if not leaver.is_alive() or waiting_for_a_lock() >= 2:
-            break
-        time.sleep(0.05)
+    until_queued(leaver, waiting=2, polls=40)  # done, or waiting for the join
     release.set()
     for thread in (holder, joiner, leaver):
         thread.join(30)
@@ -361,10 +351,7 @@ def test_a_double_click_on_report_this_message_makes_one_report(started, monkeyp
     assert paused.wait(10)
     second = threading.Thread(target=press, args=("second",), name="second")
     second.start()
-    for _poll in range(60):  # the second press done, or waiting for the first
-        if not second.is_alive() or waiting_for_a_lock():
-            break
-        time.sleep(0.05)
+    until_queued(second, polls=60)  # the second press done, or waiting for the first
     go.set()
     first.join(30)
     second.join(30)

@@ -8,21 +8,13 @@ import threading
 import time
 
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 
 from games import services
 from games.errors import StaleVersion
 from games.models import Event, Game
 from tests.games.helpers import next_human_move, seat_users
-
-
-def waiting_for_a_lock() -> int:
-    with connections["default"].cursor() as cursor:
-        cursor.execute(
-            "SELECT count(*) FROM pg_stat_activity WHERE datname = %s AND wait_event_type = 'Lock'",
-            [connection.settings_dict["NAME"]],
-        )
-        return cursor.fetchone()[0]
+from tests.lock_waits import waiting_for_a_lock
 
 
 @pytest.mark.django_db(transaction=True)
