@@ -63,16 +63,22 @@ def test_a_persian_lobby_says_its_expiry_on_the_solar_calendar(alice):
     assert expires_at(game) - game.created_at == timedelta(days=14)
 
 
+def _three_days_away_from(player, monkeypatch, language: str, zone: str) -> str:
+    """The page that answers the player's three days' vacation, taken at 20:00 UTC on 18 March
+    2027, read in ``language`` with their clock in ``zone``."""
+    now = datetime(2027, 3, 18, 20, 0, tzinfo=timezone.get_fixed_timezone(0))
+    monkeypatch.setattr(timezone, "now", lambda: now)
+    User.objects.filter(pk=player.pk).update(language=language, time_zone=zone)
+    client = Client()
+    client.force_login(player)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+    return client.post("/games/vacation/", {"days": "3"}, follow=True).content.decode()
+
+
 @pytest.mark.django_db
 def test_a_persian_players_vacation_page_says_its_end_on_the_solar_calendar(alice, monkeypatch):
     # three days from 20:00 UTC on 18 March 2027 end at 23:30 in Tehran on 21 March: Nowruz
-    now = datetime(2027, 3, 18, 20, 0, tzinfo=timezone.get_fixed_timezone(0))
-    monkeypatch.setattr(timezone, "now", lambda: now)
-    User.objects.filter(pk=alice.pk).update(language="fa", time_zone="Asia/Tehran")
-    client = Client()
-    client.force_login(alice)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fa"
-    page = client.post("/games/vacation/", {"days": "3"}, follow=True).content.decode()
+    page = _three_days_away_from(alice, monkeypatch, "fa", "Asia/Tehran")
     line = page.split('<p role="status">', 1)[1].split("</p>", 1)[0]
     assert "1 فروردین 1406، 23:30" in line
     assert "2027" not in line  # no Gregorian date beside it
@@ -80,12 +86,6 @@ def test_a_persian_players_vacation_page_says_its_end_on_the_solar_calendar(alic
 
 @pytest.mark.django_db
 def test_an_english_vacation_end_is_one_sentence_with_one_full_stop(alice, monkeypatch):
-    now = datetime(2027, 3, 18, 20, 0, tzinfo=timezone.get_fixed_timezone(0))
-    monkeypatch.setattr(timezone, "now", lambda: now)
-    User.objects.filter(pk=alice.pk).update(language="en", time_zone="America/Sao_Paulo")
-    client = Client()
-    client.force_login(alice)
-    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "en"
-    page = client.post("/games/vacation/", {"days": "3"}, follow=True).content.decode()
+    page = _three_days_away_from(alice, monkeypatch, "en", "America/Sao_Paulo")
     # 20:00 UTC is 17:00 in São Paulo; English writes "5 p.m.", not "5 p.m.." ending a sentence
     assert "You are away until March 21, 2027, 5 p.m.</p>" in page

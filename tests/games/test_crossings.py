@@ -93,18 +93,7 @@ def test_a_ban_crossing_the_banned_players_own_move_keeps_the_move_and_bans(
     seat, action = next_human_move(game, random.Random(5))
     player = seat_users(game)[seat]
     version = game.version_for(seat)
-    admin = Client()
-    admin.force_login(admin_user)
-
-    def ban() -> int:
-        data = {
-            "action": "ban_users",
-            ACTION_CHECKBOX_NAME: [player.pk],
-            "index": 0,
-            "apply": "yes",
-            "reason": "cheating",
-        }
-        return admin.post(reverse("admin:accounts_user_changelist"), data).status_code
+    ban = _close_or_ban("ban", player, admin_user)
 
     outcomes = _cross(
         monkeypatch, lambda: services.act(player, game.pk, version, action, "k").replayed, ban
