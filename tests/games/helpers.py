@@ -145,13 +145,22 @@ def play_one_step(game: Game, users: dict[int, Any], rng: random.Random) -> None
     services.act(users[seat], game.pk, game.version_for(seat), action)
 
 
-def miss_until_the_bot_plays(
-    game: Game, missing: set[int], monkeypatch: Any, seed: int = 1, moves: int = 600
+Choose = Callable[[dict[str, Any], int, random.Random], dict[str, Any]]
+
+
+def miss_turns(
+    game: Game,
+    missing: set[int],
+    monkeypatch: Any,
+    until: Callable[[Game], bool],
+    seed: int = 1,
+    moves: int = 600,
+    choose: Choose | None = None,
 ) -> Game:
-    """The real way to a seat the bot plays: the players of ``missing`` let their turns run
-    out (the clock moves past each wait's own deadline and its task runs) until the bot has
-    taken their seats; the others play (the engine's bot choosing for them), and bots' moments
-    come at once. The clock stays where it got to."""
+    """The players of ``missing`` let their turns run out (the clock moves past each wait's
+    own deadline and its task runs) until ``until(game)`` holds between two changes; the
+    others play (``choose(state, seat, rng)`` choosing for them, the engine's bot by
+    default), and bots' moments come at once. The clock stays where it got to."""
     from datetime import timedelta
 
     from django.utils import timezone
@@ -162,9 +171,9 @@ def miss_until_the_bot_plays(
     for _ in range(moves):
         game.refresh_from_db()
         assert game.status == Game.Status.ACTIVE, "the game ended first"
-        bots = set(Seat.objects.filter(game=game, is_bot=True).values_list("index", flat=True))
-        if missing <= bots:
+        if until(game):
             return game
+        bots = set(Seat.objects.filter(game=game, is_bot=True).values_list("index", flat=True))
         waiting = engine.waiting_for(game.state)
         playing = [
             s
@@ -173,12 +182,8 @@ def miss_until_the_bot_plays(
         ]
         if playing:
             seat = playing[0]
-            services.act(
-                users[seat],
-                game.pk,
-                game.version_for(seat),
-                engine.bot_action(game.state, seat, rng),
-            )
+            action = (choose or engine.bot_action)(game.state, seat, rng)
+            services.act(users[seat], game.pk, game.version_for(seat), action)
         elif set(waiting.seats) <= bots:
             assert bots_moment_now(game, rng), "the bots owe but did nothing"
         else:
@@ -186,7 +191,25 @@ def miss_until_the_bot_plays(
             later = game.deadline_at + timedelta(seconds=1)
             monkeypatch.setattr(timezone, "now", lambda later=later: later)
             assert services.apply_deadline(game.pk)
-    raise AssertionError(f"seats {sorted(missing)} were not handed to the bot")
+    raise AssertionError(f"seats {sorted(missing)} missed turns, and still not that")
+
+
+def miss_until_the_bot_plays(
+    game: Game,
+    missing: set[int],
+    monkeypatch: Any,
+    seed: int = 1,
+    moves: int = 600,
+    choose: Choose | None = None,
+) -> Game:
+    """The real way to a seat the bot plays: the players of ``missing`` let their turns run
+    out (``miss_turns``) until the bot has taken their seats."""
+
+    def handed_over(game: Game) -> bool:
+        bots = Seat.objects.filter(game=game, is_bot=True).values_list("index", flat=True)
+        return missing <= set(bots)
+
+    return miss_turns(game, missing, monkeypatch, handed_over, seed, moves, choose)
 
 
 def play_to_the_end(game: Game, seed: int = 1) -> Game:

@@ -5,15 +5,28 @@ answered a window."""
 
 from __future__ import annotations
 
+import itertools
 import random
+from datetime import timedelta
 
 import pytest
 from django.test import Client
+from django.utils import timezone
 
 from accounts.models import Notification
 from games import services
+from games.engines import registry
+from games.engines.core import Waiting
 from games.models import Game, Seat
-from tests.games.helpers import bots_moment_now, play_one_step, seat_users, to_the_show_of_hands
+from games.services import bot_time, tables
+from tests.games.helpers import (
+    bots_moment_now,
+    miss_turns,
+    miss_until_the_bot_plays,
+    play_one_step,
+    seat_users,
+    to_the_show_of_hands,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -24,15 +37,57 @@ def _watcher_sees(client: Client, user, game_id: int) -> tuple[str | None, int]:
     return deadline, Notification.objects.filter(user=user, game_id=game_id).count()
 
 
-def _reclaim_in_the_show_of_hands(started, answered_first: bool) -> tuple[bool, bool]:
-    """An Imperador show of hands asks two seats; one of them is the bot's (its player missed
-    turns). The bot answers (secretly) or not, then its player takes the seat back. Returns
-    what the other asked seat observed: (the deadline moved, a new notice came)."""
+def _a_show_of_hands_asking_the_bot_and_a_person(game: Game, bot: int) -> Waiting:
+    """Plays on (people by the engine's bot, bots at once) until a show of hands asks the
+    bot's seat, not answered yet, and a person; returns that wait."""
+    engine = registry.get(game.engine)
+    rng = random.Random(5)
+    for _move in range(400):
+        game.refresh_from_db()
+        assert game.status == Game.Status.ACTIVE, "the game ended first"
+        waiting = engine.waiting_for(game.state)
+        people = set(seat_users(game))
+        if (
+            waiting.window == "hands"
+            and bot in waiting.seats
+            and people & set(waiting.seats)
+            and engine.may_act(game.state, bot)
+        ):
+            return waiting
+        play_one_step(game, seat_users(game), rng)
+    raise AssertionError("no show of hands asked the bot's seat and a person")
+
+
+def seeded(monkeypatch) -> None:
+    """The tables started from now on are dealt from one seed and their bots choose from
+    seeded randomness: a run that gets to the moment a test needs gets there every time."""
+    seeds = itertools.count(1)
+    monkeypatch.setattr(bot_time, "new_rng", lambda: random.Random(next(seeds)))
+    monkeypatch.setattr(tables.secrets, "randbits", lambda _bits: 1)
+
+
+def _hand_down(state: dict, seat: int, rng: random.Random) -> dict:
+    """The others keep their hands down: nobody raised, so the emperor stays, missing turn
+    after turn (the successor is chosen among those who raised)."""
+    return {"type": "hand", "choice": "down"}
+
+
+def _reclaim_in_the_show_of_hands(started, monkeypatch, answered_first: bool) -> tuple[bool, bool]:
+    """The first emperor of an Imperador table misses his turns until the bot takes his seat
+    (the others keep their hands down, so he stays emperor); then a show of hands asks that
+    seat and a person. The bot answers (secretly) or not, then
+    its player takes the seat back. Returns what the other asked seat observed: (the deadline
+    moved, a new notice came)."""
+    seeded(monkeypatch)
     game = started("imperador")
-    waiting = to_the_show_of_hands(game)
     users = seat_users(game)
-    reclaimed, watcher = waiting.seats[0], waiting.seats[1]
-    Seat.objects.filter(game=game, index=reclaimed).update(is_bot=True, bot_reason="timeouts")
+    reclaimed = game.state["emperor"]
+    game = miss_until_the_bot_plays(game, {reclaimed}, monkeypatch, choose=_hand_down)
+    assert Seat.objects.get(game=game, index=reclaimed).bot_reason == "timeouts"
+    waiting = _a_show_of_hands_asking_the_bot_and_a_person(game, reclaimed)
+    watcher = next(s for s in waiting.seats if s != reclaimed)
+    a_minute_on = timezone.now() + timedelta(minutes=1)  # a deadline drawn afresh would move
+    monkeypatch.setattr(timezone, "now", lambda: a_minute_on)
     client = Client()
     client.force_login(users[watcher])
     before = _watcher_sees(client, users[watcher], game.pk)
@@ -47,9 +102,11 @@ def _reclaim_in_the_show_of_hands(started, answered_first: bool) -> tuple[bool, 
     return after[0] != before[0], after[1] != before[1]
 
 
-def test_taking_a_seat_back_in_a_secret_window_does_not_tell_whether_its_bot_answered(started):
-    not_answered = _reclaim_in_the_show_of_hands(started, answered_first=False)
-    answered = _reclaim_in_the_show_of_hands(started, answered_first=True)
+def test_taking_a_seat_back_in_a_secret_window_does_not_tell_whether_its_bot_answered(
+    started, monkeypatch
+):
+    not_answered = _reclaim_in_the_show_of_hands(started, monkeypatch, answered_first=False)
+    answered = _reclaim_in_the_show_of_hands(started, monkeypatch, answered_first=True)
     assert not_answered == answered, (
         f"the watcher saw (deadline moved, new notice) = {not_answered} when the seat had not "
         f"answered, {answered} when its bot had"
@@ -139,26 +196,28 @@ def bobs_turn(game: Game) -> bool:
     return waiting.kind == "turn" and waiting.seats == (1,)
 
 
-def _handed_over_after_a_cheat_by(started, cheater: int) -> tuple[bool, list[str]]:
-    """Mogel Motte, alice guard and on turn; bob (seat 1) has missed two turns in a row, which
-    the table saw (his deadlines passed). Then somebody cheats (the anonymous fidget notice):
-    bob or carol. alice plays; bob's turn times out again. Returns whether bob's seat went to
-    the bot, and the players as alice's API shows them."""
-    from datetime import timedelta
-    from unittest import mock
-
-    from django.utils import timezone
-
-    from games.engines import registry
-
+def _handed_over_after_a_cheat_by(started, monkeypatch, cheater: int) -> tuple[bool, list[str]]:
+    """Mogel Motte: bob (seat 1) misses two of his turns (their deadlines pass; the table saw
+    it), then somebody cheats (the anonymous fidget notice): bob or carol. Play goes on to
+    bob's next turn, which times out again. Returns whether bob's seat went to the bot, and
+    the players as alice's API shows them."""
+    seeded(monkeypatch)
     game = started("mogel-motte", options={"first_seat": 0})
     users = seat_users(game)
     engine = registry.get(game.engine)
-    Seat.objects.filter(game=game, index=1).update(consecutive_timeouts=2)
-    cheat = next(a for a in engine.legal_actions(game.state, cheater) if a["type"] == "cheat")
-    services.act(users[cheater], game.pk, game.version_for(cheater), cheat)
+
+    def cheats(game: Game) -> list[dict]:
+        legal = engine.legal_actions(game.state, cheater)
+        return [action for action in legal if action["type"] == "cheat"]
+
+    def two_missed_and_a_cheat_open(game: Game) -> bool:
+        missed = Seat.objects.get(game=game, index=1).consecutive_timeouts
+        return missed == 2 and not bobs_turn(game) and bool(cheats(game))
+
+    game = miss_turns(game, {1}, monkeypatch, until=two_missed_and_a_cheat_open)
+    services.act(users[cheater], game.pk, game.version_for(cheater), cheats(game)[0])
     rng = random.Random(7)
-    for _step in range(40):  # alice's turn, and whatever windows it opens, up to bob's turn
+    for _step in range(40):  # up to bob's turn, with whatever windows open on the way
         game.refresh_from_db()
         if bobs_turn(game):
             break
@@ -166,17 +225,17 @@ def _handed_over_after_a_cheat_by(started, cheater: int) -> tuple[bool, list[str
     assert bobs_turn(game)
     assert Seat.objects.get(game=game, index=1).consecutive_timeouts == 2
     late = Game.objects.get(pk=game.pk).deadline_at + timedelta(seconds=1)
-    with mock.patch.object(timezone, "now", lambda: late):  # bob's time runs out
-        assert services.apply_deadline(game.pk)
+    monkeypatch.setattr(timezone, "now", lambda: late)  # bob's time runs out
+    assert services.apply_deadline(game.pk)
     client = Client()
     client.force_login(users[0])
     players = client.get(f"/api/games/{game.pk}").json()["players"]
     return Seat.objects.get(game=game, index=1).is_bot, players
 
 
-def test_the_handover_for_missed_turns_does_not_tell_who_cheated(started):
-    bob_cheated = _handed_over_after_a_cheat_by(started, cheater=1)
-    carol_cheated = _handed_over_after_a_cheat_by(started, cheater=2)
+def test_the_handover_for_missed_turns_does_not_tell_who_cheated(started, monkeypatch):
+    bob_cheated = _handed_over_after_a_cheat_by(started, monkeypatch, cheater=1)
+    carol_cheated = _handed_over_after_a_cheat_by(started, monkeypatch, cheater=2)
     assert bob_cheated == carol_cheated, (
         f"bob's seat handed to the bot: {bob_cheated[0]} when bob cheated, "
         f"{carol_cheated[0]} when carol did; alice's API: {bob_cheated[1]} / {carol_cheated[1]}"
