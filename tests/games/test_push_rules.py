@@ -10,6 +10,7 @@ from datetime import timedelta
 
 import pytest
 from channels.db import database_sync_to_async
+from django.utils import timezone
 
 from accounts.models import Notification, PushSubscription, User
 from accounts.notifications import requeue_lost_pushes
@@ -19,10 +20,10 @@ from games import services
 from games.engines import registry
 from games.models import Game
 from tests.games.helpers import (
-    a_move_that_ends_the_turn,
     at_the_table,
     next_human_move,
     seat_users,
+    to_the_show_of_hands,
     turn_game,
 )
 from tests.games.worker import Worker, flush_broker, wait_for
@@ -101,14 +102,26 @@ def test_no_push_while_the_table_is_open_in_front_of_the_player(started, endpoin
     assert endpoint.received == []
 
 
-def test_no_push_once_the_turn_it_announced_is_over(started, endpoint):
-    game, note = move_to_a_new_turn(turn_game(started), endpoint)
-    seat, user = turn_of(game)
-    services.act(user, game.pk, game.version_for(seat), a_move_that_ends_the_turn(game, seat))
-    # the move read its own "your turn" (a move through the API as through the page); unread
-    # again, only the wait's moving on is tested
-    assert Notification.objects.get(pk=note.pk).read_at is not None
-    Notification.objects.filter(pk=note.pk).update(read_at=None)
+def test_no_push_once_the_wait_it_announced_is_over(started, endpoint, monkeypatch):
+    """A show of hands asks two seats; one answers, the other never opens its notice and the
+    window closes at its deadline: that notice, still unread, is not pushed any more."""
+    game = started("imperador")
+    for user in seat_users(game).values():
+        subscribe(user, endpoint)
+    waiting = to_the_show_of_hands(game)
+    users = seat_users(game)
+    answering, silent = waiting.seats[0], waiting.seats[1]
+    game.refresh_from_db()
+    note = Notification.objects.get(user=users[silent], game_id=game.pk, wait_seq=game.wait_seq)
+    assert note.push == Notification.Push.PENDING
+    down = {"type": "hand", "choice": "down"}
+    services.act(users[answering], game.pk, game.version_for(answering), down)
+    late = Game.objects.get(pk=game.pk).deadline_at + timedelta(seconds=1)
+    monkeypatch.setattr(timezone, "now", lambda: late)
+    assert services.apply_deadline(game.pk)  # the window closes without the silent seat
+    game.refresh_from_db()
+    assert game.wait_seq != note.wait_seq and game.wait_window != "hands"
+    assert Notification.objects.get(pk=note.pk).read_at is None, "the notice was never opened"
     assert send_notification_push(note.pk) == "skip"
     assert endpoint.received == []
 
