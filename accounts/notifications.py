@@ -24,6 +24,7 @@ from django.core import signing
 from django.core.cache import cache
 from django.db import connection, transaction
 from django.utils import timezone
+from django.utils.crypto import salted_hmac
 
 from accounts.models import EmailPreference, Notification, User, online_key
 from config.after_response import after_response
@@ -265,6 +266,22 @@ def wait_deadline(game_id: int) -> Any:
 
 def unread_count(user: User) -> int:
     return Notification.objects.filter(user=user, read_at__isnull=True).count()
+
+
+def notice_key(note_id: int) -> str:
+    """The name a page or a push gives one notice, never its row number: the numbers of two of
+    a player's own notices counted the notices the site wrote in between, reminders included,
+    which go only to the seats a secret window still waits on (a player who sent themselves
+    a friend request before and after a show of hands' reminder learnt whether the other
+    asked seat had answered)."""
+    return salted_hmac("fibbers.notice", str(note_id)).hexdigest()[:20]
+
+
+def notices_named(user: User, keys: Iterable[str]) -> list[int]:
+    """The player's unread notices that are not about a table, of those ``keys`` name."""
+    wanted = set(keys)
+    unread = Notification.objects.filter(user=user, game_id=None, read_at__isnull=True)
+    return [pk for pk in unread.values_list("pk", flat=True) if notice_key(pk) in wanted]
 
 
 def mark_read(user: User, ids: list[int] | None = None) -> int:

@@ -41,7 +41,7 @@ from urllib3.exceptions import NewConnectionError
 from urllib3.util.connection import create_connection
 
 from accounts.models import Notification, PushSubscription, User
-from accounts.notifications import is_present, notice_stands, wait_deadline
+from accounts.notifications import is_present, notice_key, notice_stands, wait_deadline
 from accounts.services import AccountsError
 
 log = logging.getLogger(__name__)
@@ -253,7 +253,9 @@ def payload(note: Notification) -> dict[str, str]:
         "title": settings.SITE_NAME,
         "body": note.text,
         "url": settings.SITE_URL.rstrip("/") + (note.url or "/"),
-        "tag": f"game-{note.game_id}" if note.game_id is not None else f"notice-{note.pk}",
+        "tag": f"game-{note.game_id}"
+        if note.game_id is not None
+        else f"notice-{notice_key(note.pk)}",
     }
     return data
 

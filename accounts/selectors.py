@@ -11,6 +11,7 @@ from django.db.models.functions import RowNumber
 
 from accounts.models import ApiToken, Block, FriendRequest, Friendship, Notification, User
 from accounts.name_keys import name_key
+from accounts.notifications import notice_key
 
 
 def friends_of(user: User) -> QuerySet[User]:
@@ -148,6 +149,11 @@ class NoticeGroup:
     @property
     def unread(self) -> bool:
         return self.newest.read_at is None or self.earlier_unread
+
+    @property
+    def key(self) -> str:
+        """What the page's "Mark read" posts for a notice about no table (notice_key)."""
+        return notice_key(self.newest.pk)
 
 
 def notice_rows(user: User) -> QuerySet[Notification]:

@@ -428,8 +428,10 @@ def notifications_read(request: SignedInRequest) -> HttpResponse:
         # a row stands for a table: all its notices, on this page or older ones
         notifications.mark_read_for_game(request.user, int(game))
     else:
-        ids = [int(i) for i in request.POST.getlist("id") if i.isdigit()]
-        notifications.mark_read(request.user, ids or None)
+        keys = request.POST.getlist("id")  # notices_key: a notice's name, not its row number
+        notifications.mark_read(
+            request.user, notifications.notices_named(request.user, keys) if keys else None
+        )
     messages.success(request, _("Marked as read."))
     page = request.POST.get("page", "")
     back = reverse("notifications")

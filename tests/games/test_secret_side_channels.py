@@ -309,3 +309,50 @@ def test_a_player_who_left_cannot_count_the_secret_answers_of_the_bot_in_their_s
     assert game.status == Game.Status.ACTIVE and game.wait_window == "hands"  # still secret
     assert pinged and all(users[left].pk not in heard for heard in pinged)
     assert client.get(my_games_lists).content == before
+
+
+def test_a_players_notices_are_not_named_by_numbers_that_count_the_reminders_between_them(
+    started, make_user, endpoint
+):
+    """The notifications page ("Mark read") and a push named a notice about no table by its
+    row number, which the site counts up for every notice it writes. Bob, asked in a show of
+    hands with carol, sent himself a friend request (from a second account) before the
+    window's reminder and another after: the two numbers differed by one more when carol had
+    not answered either, since the reminder goes only to the seats the window waits on."""
+    import re
+
+    from accounts.services import friend_request_send
+    from accounts.tasks import send_notification_push
+    from games.services import notify
+    from tests.push_endpoint import subscribe
+
+    game = started("imperador")
+    waiting = to_the_show_of_hands(game)
+    users = seat_users(game)
+    watcher = users[waiting.seats[0]]
+    device = subscribe(watcher, endpoint)
+    watcher.refresh_from_db()  # as a request would load him: with his device
+    friendly = Notification.Kind.FRIEND_REQUEST
+
+    friend_request_send(make_user("sock1"), watcher)
+    game = Game.objects.get(pk=game.pk)
+    reminders = notify.send_due_reminders(game.remind_at + timedelta(seconds=1))
+    assert reminders == 2, "the reminder came to both asked seats: neither had answered"
+    friend_request_send(make_user("sock2"), watcher)
+    before, after = Notification.objects.filter(user=watcher, kind=friendly).order_by("pk")
+    assert after.pk - before.pk == reminders + 1, "what the names must not count"
+
+    client = Client()
+    client.force_login(watcher)
+    page = client.get("/notifications/").content.decode()
+    posted = re.findall(r'name="id" value="([^"]*)"', page)
+    assert len(posted) == 2 and not any(name.isdigit() for name in posted), "row numbers"
+    assert send_notification_push(before.pk) == "send"
+    (received,) = endpoint.received
+    tag = device.read(received)["tag"]
+    assert tag.startswith("notice-") and not tag.removeprefix("notice-").isdigit(), tag
+
+    # the page's "Mark read" still marks the one notice it stands for
+    client.post("/notifications/read/", {"id": posted[0], "page": "1"})
+    unread = Notification.objects.filter(user=watcher, kind=friendly, read_at=None)
+    assert unread.count() == 1
