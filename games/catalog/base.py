@@ -50,6 +50,15 @@ def join(items: list[str]) -> str:
     return _("%(list)s and %(last)s") % {"list": comma().join(items[:-1]), "last": items[-1]}
 
 
+def sentence_case(text: str, names: Iterable[str]) -> str:
+    """The sentence with a capital first letter, unless it opens with a player's name: a name
+    stays as its player wrote it ("caiophone played…" read "Caiophone played…" beside the
+    seats' "caiophone")."""
+    if any(name and text.startswith(str(name)) for name in names):
+        return text
+    return text[:1].upper() + text[1:]
+
+
 def is_seat(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -203,7 +212,7 @@ class Presentation:
             except (KeyError, TypeError, ValueError, AttributeError):  # odd data: say what we can
                 text = ""
             if text:
-                return text[:1].upper() + text[1:]
+                return sentence_case(text, words.players)
         return self.fallback_sentence(kind, dict(data), words)
 
     def fallback_sentence(self, kind: str, data: dict[str, Any], w: Words) -> str:

@@ -192,3 +192,29 @@ def test_shedding_foxes_agrees_with_the_number_of_players(lang, one, two):
         both = imperador.sentence({"kind": "foxes_shed", "data": {"seats": [0, 1]}}, names)
     assert alone == one
     assert two in both and "Bertil" in both
+
+
+@pytest.mark.parametrize("slug", sorted(registry.ENGINES))
+def test_a_sentence_that_opens_with_a_name_keeps_the_name_as_written(slug):
+    """A history line begins with a capital, but a player's name is theirs: "caiophone played
+    cockroach 5." read "Caiophone played…" in the history, the latest moves and the replay
+    (phone review, 2026-12-07), while the seats and the talk beside it said "caiophone"."""
+    engine, presentation = registry.get(slug), catalog.get(slug)
+    names = ["mia", "noa", "oli"]
+    rng = random.Random(7)
+    state = engine.setup(3, {}, 7)
+    opened_with_a_name = 0
+    for _move in range(200):
+        if engine.result(state) is not None:
+            break
+        seat = rng.choice(list(engine.waiting_for(state).seats))
+        state, events = engine.apply(state, seat, engine.bot_action(state, seat, rng))
+        for event in events:
+            text = presentation.sentence({"kind": event.kind, "data": dict(event.data)}, names)
+            for name in names:
+                if text.lower().startswith(name):
+                    opened_with_a_name += 1
+                    assert text.startswith(name), text
+    assert opened_with_a_name
+    # a line that opens with a word still begins with a capital
+    assert catalog.get("no-such-game").sentence({"kind": "table_flipped"}, names)[0] == "T"
