@@ -13,6 +13,23 @@ from games.engines.registry import ENGINES
 from games.models import Game, Pace
 
 
+class KeptKeyInput(forms.HiddenInput):
+    """A form's key that the back button brings back. The back button fetches the form again
+    and the browser puts back what the page had in its fields, but only in fields whose value
+    changed on the page, never in a hidden input: the form came back with a new key beside
+    the old choices, and "Create table" made a second table. So the key is a text field the
+    page hides, and static/js/kept-key.js makes its value the page's own."""
+
+    input_type = "text"
+
+    def __init__(self, attrs: dict[str, Any] | None = None) -> None:
+        super().__init__({"hidden": True, "data-kept-key": "", **(attrs or {})})
+
+    @property
+    def is_hidden(self) -> bool:  # drawn with the hidden fields, without a label
+        return True
+
+
 class NewGameForm(forms.Form):
     game = forms.ChoiceField(label=_("Game"))
     seats = forms.IntegerField(label=_("Seats"), min_value=2, max_value=6, initial=4)
@@ -56,7 +73,7 @@ class NewGameForm(forms.Form):
         label=_("Invite friends"), required=False, widget=forms.CheckboxSelectMultiple
     )
     # the form's own key: sent twice, it still makes one table (games/create_once.py)
-    key = forms.CharField(required=False, max_length=64, widget=forms.HiddenInput)
+    key = forms.CharField(required=False, max_length=64, widget=KeptKeyInput)
 
     def __init__(self, *args: Any, user: User, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)

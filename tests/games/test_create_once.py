@@ -21,7 +21,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 def _form(client: Client) -> dict:
     page = client.get(reverse("games:new")).content.decode()
-    key = re.search(r'<input type="hidden" name="key" value="([^"]+)"', page)
+    key = re.search(r'<input type="text" name="key" value="([^"]+)"[^>]* hidden', page)
     assert key, "the form has no key"
     return {
         "game": "imperador",
