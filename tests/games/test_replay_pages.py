@@ -125,6 +125,25 @@ def test_the_replay_shows_every_card_face_up_mid_game(trio):
 
 
 @pytest.mark.django_db
+def test_the_replay_shows_the_offered_card_without_saying_the_reader_knew_it(started):
+    """The reveal shows the card on its way to everyone, and said "You know the card:" to
+    every reader, also to a player who never saw it (phone review, 2026-12-07)."""
+    game = play_to_the_end(started("cockroach-poker-royal"), 5)
+    first = Event.objects.filter(game=game).order_by("seq").first()
+    assert first is not None and first.action["type"] == "offer"
+    offerer = seat_users(game)[first.seat]
+    receiver = seat_users(game)[first.action["to"]]
+    client = Client()
+    client.force_login(receiver)  # the card came to them face down: they did not know it
+    html = main_of(replay_page(client, game, 1))
+    known = re.search(r'<p class="known">(.*?)</p>', html, re.S)
+    assert known, "the offered card is shown"
+    assert "You know the card" not in html
+    assert text_of(known[1]).strip().startswith("The card on its way:")
+    assert offerer.name in text_of(html)
+
+
+@pytest.mark.django_db
 def test_the_replay_steps_by_links_and_keys(started):
     game = play_to_the_end(started("imperador"), 3)
     client = Client()
