@@ -123,8 +123,8 @@ already answered (who has answered stays secret). Some moves are never owed: in 
 Motte `cheat` and the guard's `accuse` are legal at almost any time, so a bot should play them
 sparingly. To hear of your tables, poll `GET /api/games` (every 30 s or more is plenty at the
 daily pace), or open a WebSocket with the same header: `/ws/me/` sends `{"type": "lists",
-"stamp"}` whenever your list of tables changes (then `GET /api/games`), and a game's socket
-pushes the game itself.
+"stamp", "unread"}` whenever your list of tables changes (then `GET /api/games`) or your count
+of unread notifications does, and a game's socket pushes the game itself.
 
 **WebSocket**: `wss://…/ws/games/{id}/` with `Authorization: Bearer fib_…` (no cookie and no
 Origin needed). It sends `{"type": "state", "version", "game"}` (the `game` as `GET

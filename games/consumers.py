@@ -37,7 +37,7 @@ from django.utils.translation import gettext as _
 
 from accounts.languages import reader_language
 from accounts.models import ApiToken, User
-from accounts.notifications import mark_online, mark_present
+from accounts.notifications import mark_online, mark_present, unread_count
 from config import guard
 from config.inputs import BadInput, parse_json
 from games import broadcast, live_read, selectors, services
@@ -532,24 +532,29 @@ async def _parse_frame(consumer: AsyncJsonWebsocketConsumer, text_data: str | No
         return None
 
 
-def _stamp(user: Any) -> str | None:
+def _stamp(user: Any) -> tuple[str, int] | None:
+    """The player's lists stamp and their unread notifications (the bell's count), or None
+    when the account may no longer hold the socket."""
     user = _standing(user)
     if user is None:
         return None
     mark_online(user.pk)
-    return selectors.lists_stamp(user)
+    return selectors.lists_stamp(user), unread_count(user)
 
 
 class UserConsumer(Consumer):
     """A player's own socket, open on every page: it beats (the friends page's "online") and
-    says when their My games list or invitations changed, as ``{"type": "lists", "stamp"}``;
-    the page then fetches the list's fragment. The stamp is a hash of the player's own
-    observations, never content."""
+    says when their My games list or invitations changed, as ``{"type": "lists", "stamp",
+    "unread"}``; the page then fetches the list's fragment, and its bell shows ``unread`` (a
+    page's bell kept the count it was drawn with: an invitation to another table reached My
+    games in place, never the bell of the table a phone stood on). The stamp is a hash of the
+    player's own observations, never content."""
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.poller: asyncio.Task[None] | None = None
         self.stamp: str | None = None
+        self.unread: int | None = None
         if self.user is None or not self.user.is_authenticated:
             await _refuse(self, 4403)
             return
@@ -574,13 +579,14 @@ class UserConsumer(Consumer):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         await self._leave_session()
 
-    async def _send_stamp(self, stamp: str | None, always: bool = False) -> None:
-        if stamp is None:
+    async def _send_stamp(self, seen: tuple[str, int] | None, always: bool = False) -> None:
+        if seen is None:
             await self.close(code=4403)
             return
-        if always or stamp != self.stamp:
-            self.stamp = stamp
-            await self.send_json({"type": "lists", "stamp": stamp})
+        stamp, unread = seen
+        if always or stamp != self.stamp or unread != self.unread:
+            self.stamp, self.unread = stamp, unread
+            await self.send_json({"type": "lists", "stamp": stamp, "unread": unread})
 
     async def user_changed(self, message: dict[str, Any]) -> None:
         await self._send_stamp(await database_sync_to_async(_stamp)(self.user))
@@ -597,7 +603,9 @@ class UserConsumer(Consumer):
         content = await _parse_frame(self, text_data)
         if not isinstance(content, dict) or content.get("type") != "heartbeat":
             return
-        stamp = await database_sync_to_async(_stamp)(self.user)
-        # the lists changed and no ping said so: the group is lost (see _rejoin_if_due)
+        seen = await database_sync_to_async(_stamp)(self.user)
+        # the lists changed and no ping said so: the group is lost (see _rejoin_if_due); the
+        # bell's count is no sign of it (a friend request pings nobody)
+        stamp = seen[0] if seen is not None else None
         await self._rejoin_if_due(missed=None not in (stamp, self.stamp) and stamp != self.stamp)
-        await self._send_stamp(stamp, always=True)
+        await self._send_stamp(seen, always=True)

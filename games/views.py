@@ -24,7 +24,7 @@ from accounts.selectors import are_friends
 from accounts.signed_in import SignedInRequest
 from accounts.templatetags.calendar_dates import moment_in_sentence
 from config.guard import SaidNotFound
-from games import create_once, pending, presenters, replays, selectors, services
+from games import broadcast, create_once, pending, presenters, replays, selectors, services
 from games.catalog import registry as catalog
 from games.engines import registry
 from games.errors import GameError, NotActive, NotAllowed, StaleVersion
@@ -173,7 +173,9 @@ def _table_context(request: SignedInRequest, game_id: int) -> dict[str, Any]:
         game = _visible_game(request, game_id)
     payload = selectors.game_payload(game, request.user)
     seat = payload["seat"]
-    notifications.mark_read_for_game(request.user, game.pk)  # seen: the bell need not say it again
+    if notifications.mark_read_for_game(request.user, game.pk):  # seen: the bell need not say it
+        # again, on this page's bell either (the player's socket gives it its count)
+        broadcast.notify_users_changed([request.user.pk])
     chat.mark_read(game, request.user)
     if seat is not None:
         notifications.mark_present(game.pk, request.user.pk)  # the socket's heartbeat keeps it

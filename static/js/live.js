@@ -1,6 +1,7 @@
 // The player's own socket, on every page once signed in: its heartbeat shows them online to
 // their friends, and when their lists (My games, invitations) change it says so with a new
-// stamp; parts marked data-live-src whose data-stamp differs are fetched and swapped in place.
+// stamp; parts marked data-live-src whose data-stamp differs are fetched and swapped in place,
+// and the bell takes the unread count the message carries.
 (function () {
   "use strict";
   if (!window.WebSocket || !window.fetch || document.body.dataset.user !== "1") return;
@@ -47,6 +48,21 @@
     if (!same && !target.hasAttribute("tabindex")) target.setAttribute("tabindex", "-1");
     target.focus({ preventScroll: true });
   }
+  // The bell's count as the socket says it: the page drew it once, and an invitation to
+  // another table never showed on the bell of the table a phone stood on.
+  function bell(unread) {
+    var link = document.querySelector(".bell[data-label]");
+    if (!link || typeof unread !== "number") return;
+    var badge = link.querySelector(".badge");
+    if (unread && !badge) {
+      badge = document.createElement("span");
+      badge.className = "badge";
+      link.appendChild(badge);
+    }
+    if (badge && unread) badge.textContent = String(unread);
+    else if (badge) badge.remove();
+    link.setAttribute("aria-label", unread ? link.dataset.label + link.dataset.colon + " " + unread : link.dataset.label);
+  }
   function connect() {
     socket = new WebSocket(url);
     socket.onopen = function () {
@@ -55,7 +71,9 @@
     };
     socket.onmessage = function (msg) {
       var data = JSON.parse(msg.data);
-      if (data.type === "lists") refresh(data.stamp);
+      if (data.type !== "lists") return;
+      refresh(data.stamp);
+      bell(data.unread);
     };
     socket.onclose = function (event) {
       clearInterval(beat);
