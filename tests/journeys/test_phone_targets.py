@@ -8,6 +8,9 @@ from __future__ import annotations
 
 import pytest
 
+from games.services import chat
+from tests.journeys.drive import friends_at_a_started_table, in_thread
+
 pytestmark = [pytest.mark.browser]
 
 PHONE = {"width": 390, "height": 844}
@@ -66,3 +69,43 @@ def test_choices_keep_their_box_and_a_fingers_height_beside_french_labels(
         assert not squeezed, (path, squeezed)
         short = [c for c in choices if c[3] < FINGER - 0.5]
         assert not short, (path, short)
+
+
+# The boxes of the talk's controls on a phone: [left, top, right, bottom] each.
+TALK = """() => {
+  const box = (el) => { const r = el.getBoundingClientRect(); return [r.left, r.top, r.right, r.bottom]; };
+  return {
+    text: box(document.getElementById("chat-text")),
+    send: box(document.querySelector(".chat-form button")),
+    more: box(document.querySelector(".chat-more > summary")),
+  };
+}"""
+
+
+def _apart(a: list[float], b: list[float], gap: float = 4) -> bool:
+    """Whether two boxes stand at least ``gap`` px apart, side by side or one above the other."""
+    return a[2] + gap <= b[0] or b[2] + gap <= a[0] or a[3] + gap <= b[1] or b[3] + gap <= a[1]
+
+
+def test_the_table_talks_controls_are_a_fingers_size_and_apart(make_user, signed_in_page, stack):
+    """The send button touched the box above it, and each line's menu (⋯: mute, report) was
+    24 px tall; its two buttons touched each other once open."""
+    users = [make_user(name) for name in ("abe", "bea", "cid")]
+    game = in_thread(lambda: friends_at_a_started_table(users, "mogel-motte"))
+    in_thread(lambda: chat.post(users[0], game.pk, "Good luck, everyone!"))
+    page = signed_in_page(users[1])
+    page.set_viewport_size(PHONE)
+    page.goto(f"{stack.base}/games/{game.pk}/")
+    page.wait_for_selector(".chat-more > summary")
+    boxes = page.evaluate(TALK)
+    assert _apart(boxes["text"], boxes["send"]), boxes
+    more = boxes["more"]
+    assert more[2] - more[0] >= FINGER - 0.5 and more[3] - more[1] >= FINGER - 0.5, more
+    page.locator(".chat-more > summary").click()
+    report, mute = page.locator(".chat-more button").all()
+    a, b = (button.bounding_box() for button in (report, mute))
+    assert a is not None and b is not None
+    assert _apart(
+        [a["x"], a["y"], a["x"] + a["width"], a["y"] + a["height"]],
+        [b["x"], b["y"], b["x"] + b["width"], b["y"] + b["height"]],
+    ), (a, b)
