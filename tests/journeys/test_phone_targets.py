@@ -46,6 +46,12 @@ def test_the_header_and_the_account_menu_are_a_fingers_size(
     page.locator(".account-menu > summary").click()
     assert not _too_small(page, [".account-menu .menu a", ".account-menu .menu button"])
 
+    persian = signed_in_page(make_user("yas", language="fa"))  # "تغییر" was 37 px wide
+    persian.set_viewport_size(PHONE)
+    persian.goto(f"{stack.base}/games/")
+    persian.locator(".account-menu > summary").click()
+    assert not _too_small(persian, [".account-menu .menu button"], wide=True)
+
 
 # Each radio and checkbox: [name, width, height] of its box and the height of its label.
 CHOICES = """() => [...document.querySelectorAll('main input[type=radio], main input[type=checkbox]')]
