@@ -52,7 +52,7 @@
   // another table never showed on the bell of the table a phone stood on.
   function bell(unread) {
     var link = document.querySelector(".bell[data-label]");
-    if (!link || typeof unread !== "number") return;
+    if (!link || !Number.isInteger(unread)) return;
     var badge = link.querySelector(".badge");
     if (unread && !badge) {
       badge = document.createElement("span");
