@@ -9,7 +9,7 @@ from typing import Any
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotModified
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -24,7 +24,16 @@ from accounts.selectors import are_friends
 from accounts.signed_in import SignedInRequest
 from accounts.templatetags.calendar_dates import moment_in_sentence
 from config.guard import SaidNotFound
-from games import broadcast, create_once, pending, presenters, replays, selectors, services
+from games import (
+    broadcast,
+    create_once,
+    live_tag,
+    pending,
+    presenters,
+    replays,
+    selectors,
+    services,
+)
 from games.catalog import registry as catalog
 from games.engines import registry
 from games.errors import GameError, NotActive, NotAllowed, StaleVersion
@@ -166,19 +175,27 @@ def _pace_log(game: Game, players: list[str]) -> list[dict[str, Any]]:
 HISTORY_SHOWN = 40  # the table page's newest log rows; the replay has every one once it is over
 
 
-def _table_context(request: SignedInRequest, game_id: int) -> dict[str, Any]:
-    """Everything the table's parts show, for the requesting user's seat only."""
+def _read_table(request: SignedInRequest, game_id: int) -> Game:
+    """The table as its viewer reads it now, and what a read of it does, whether its parts
+    are sent or found unchanged (a 304 of the live parts): its notices and talk are read, a
+    player is at the table."""
     game = _visible_game(request, game_id)
     if services.apply_if_expired(game):  # a page never shows an expired wait
         game = _visible_game(request, game_id)
-    payload = selectors.game_payload(game, request.user)
-    seat = payload["seat"]
     if notifications.mark_read_for_game(request.user, game.pk):  # seen: the bell need not say it
         # again, on this page's bell either (the player's socket gives it its count)
         broadcast.notify_users_changed([request.user.pk])
     chat.mark_read(game, request.user)
-    if seat is not None:
+    if selectors.viewer_seat_index(game, request.user) is not None:
         notifications.mark_present(game.pk, request.user.pk)  # the socket's heartbeat keeps it
+    return game
+
+
+def _table_context(request: SignedInRequest, game: Game) -> dict[str, Any]:
+    """Everything the table's parts show, for the requesting user's seat only."""
+    payload = selectors.game_payload(game, request.user)
+    seat = payload["seat"]
+    present = selectors.present_seats(game)
     my_seat = selectors.seat_of(game, request.user)
     seats = list(game.seats.all())
     history_names = selectors.history_names(game)
@@ -238,7 +255,8 @@ def _table_context(request: SignedInRequest, game_id: int) -> dict[str, Any]:
         "now_ms": int(now.timestamp() * 1000),
         "deadline_ms": int(game.deadline_at.timestamp() * 1000) if game.deadline_at else "",
         "wanted": wanted,
-        "present": selectors.present_seats(game),
+        "present": present,
+        "live_tag": live_tag.of(request, game, present),
         "live_may_propose": pace.may_propose(game, seats, request.user),
         "live_may_answer": game.live_offer is not None
         and my_seat is not None
@@ -266,7 +284,7 @@ def _lobby_context(request: SignedInRequest, game: Game) -> dict[str, Any]:
 @never_cache  # the page is one seat's view: no-store, so no cache keeps anyone's cards
 @login_required
 def table(request: SignedInRequest, game_id: int) -> HttpResponse:
-    context = _table_context(request, game_id)
+    context = _table_context(request, _read_table(request, game_id))
     if pending.SESSION_KEY in request.session:  # a move kept across a login
         payload = context["payload"]
         seat = context["seat"]
@@ -286,8 +304,19 @@ def table(request: SignedInRequest, game_id: int) -> HttpResponse:
 def table_live(request: SignedInRequest, game_id: int) -> HttpResponse:
     """The table's parts for the requesting seat, which the page's script swaps in place when
     its socket says the seat's revision grew. The same rendering as the page: only what
-    ``engine.view`` gives that seat."""
-    return render(request, "games/_table_live.html", _table_context(request, game_id))
+    ``engine.view`` gives that seat. Nothing new for this viewer since the parts the script
+    shows (their validator, sent back as If-None-Match: games/live_tag.py): 304, no body."""
+    game = _read_table(request, game_id)
+    tag = live_tag.of(request, game, selectors.present_seats(game))
+    if tag is not None and live_tag.matches(request, tag):
+        unchanged = HttpResponseNotModified()
+        unchanged["ETag"] = tag
+        return unchanged
+    context = _table_context(request, game)
+    response = render(request, "games/_table_live.html", context)
+    if context["live_tag"] is not None:
+        response["ETag"] = context["live_tag"]
+    return response
 
 
 def _rematch(request: SignedInRequest, game_id: int) -> HttpResponse:
