@@ -170,7 +170,7 @@
     if (lostFocus && (!document.activeElement || document.activeElement === document.body || !root.contains(document.activeElement))) {
       restoreFocus(lostFocus, active);
     }
-    ["revision", "version", "now", "wanted", "present", "window"].forEach(function (key) {
+    ["revision", "tag", "version", "now", "wanted", "present", "window"].forEach(function (key) {
       root.dataset[key] = fresh.dataset[key];
     });
     revision = rev;
@@ -186,11 +186,15 @@
     tick();
   }
 
+  // The parts shown name their validator (data-tag: this viewer's revision, language, who is
+  // here...): nothing new since is answered 304 without a body (games/live_tag.py), where
+  // every refresh (a ping, a reconnect, a wake-up) used to fetch the whole 12–24 KB again.
   function refresh() {
     if (fetching) { again = true; return; }
     fetching = true;
-    fetch(root.dataset.fragments, { credentials: "same-origin", cache: "no-store" })
-      .then(function (r) { return r.ok ? r.text() : null; })
+    var headers = root.dataset.tag ? { "If-None-Match": root.dataset.tag } : {};
+    fetch(root.dataset.fragments, { credentials: "same-origin", cache: "no-store", headers: headers })
+      .then(function (r) { return r.ok ? r.text() : null; }) // a 304 is not ok: nothing to swap
       .then(function (html) { if (html) apply(html, true); })
       .catch(function () {})
       .then(function () {
