@@ -203,3 +203,47 @@ def test_a_page_whose_socket_died_silently_opens_a_new_one_and_catches_up(
 
     wait_revision(page, before + 1, timeout=30_000)
     assert len(alive) == 2
+
+
+def test_a_refresh_that_finds_nothing_new_is_a_304_and_the_next_move_still_shows(
+    make_user, signed_in_page, stack
+):
+    """Back online, the page refreshes its parts: with nothing new for this seat it names the
+    parts it shows (If-None-Match) and is answered 304, no body, where it fetched them all
+    again (12-27 KB on a phone). The page stays as it was, and a move made next still shows."""
+    game, engine, mover, seats = waiting_seat_at_a_started_table(
+        make_user, ("pia", "quin", "rolf"), "cockroach-poker-royal"
+    )
+    watcher = seats[next(i for i in seats if i != mover)]
+    page = signed_in_page(watcher)
+    page.set_viewport_size(PHONE)
+    page.goto(f"{stack.base}/games/{game.pk}/")
+    before, tag = revision(page), page.locator("#live-root").get_attribute("data-tag")
+
+    def status() -> str:  # without the running clock
+        return page.locator("#status").inner_text().split(" · ")[0]
+
+    said = status()
+
+    def back_online() -> Any:
+        page.context.set_offline(True)
+        page.wait_for_function("() => !navigator.onLine")
+        with page.expect_response(lambda r: r.url.endswith("/live/")) as answer:
+            page.context.set_offline(False)
+        return answer.value
+
+    unchanged = back_online()
+    assert unchanged.status == 304
+    assert unchanged.request.headers.get("if-none-match") == tag
+    assert unchanged.headers.get("content-length") in (None, "0")  # no body
+    assert revision(page) == before and status() == said
+    assert page.locator("#live-root").get_attribute("data-tag") == tag
+
+    action = engine.legal_actions(game.state, mover)[0]
+    in_thread(lambda: services.act(seats[mover], game.pk, game.version_for(mover), action))
+    wait_revision(page, before + 1)
+    moved_on = page.locator("#live-root").get_attribute("data-tag")
+    assert moved_on != tag
+    assert status() != said
+    again = back_online()
+    assert again.status == 304 and again.request.headers.get("if-none-match") == moved_on
