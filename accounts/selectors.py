@@ -131,8 +131,12 @@ def active_tokens(user: User) -> QuerySet[ApiToken]:
     return ApiToken.objects.filter(user=user, revoked_at__isnull=True).order_by("-created_at")
 
 
-NOTICES_PAGE = 100  # rows: a table's notices are one row, a notice without a table one
-EARLIER_SHOWN = 50  # a table's earlier notices folded under its row; the rest are counted
+NOTICES_PAGE = 25  # rows: a table's notices are one row, a notice without a table one
+# A table's earlier notices folded under its row; the rest are counted, and the table's own
+# page (table_notices) has them all. Fifty each made the page of a player at 50 tables
+# ~100 KB, most of it folded away on a phone (phone review).
+EARLIER_SHOWN = 3
+TABLE_NOTICES_PAGE = 50  # one table's notices on its own page
 
 
 @dataclass
@@ -154,6 +158,11 @@ class NoticeGroup:
     def key(self) -> str:
         """What the page's "Mark read" posts for a notice about no table (notice_key)."""
         return notice_key(self.newest.pk)
+
+    @property
+    def earlier_left_out(self) -> bool:
+        """Some earlier notices are only on the table's own page (``table_notices``)."""
+        return self.earlier_count > len(self.earlier)
 
 
 def notice_rows(user: User) -> QuerySet[Notification]:
@@ -202,3 +211,9 @@ def notice_groups(user: User, rows: Iterable[Notification]) -> list[NoticeGroup]
         notes = earlier.get(row.game_id, []) if row.game_id is not None else []
         groups.append(NoticeGroup(row, notes, count, unread))
     return groups
+
+
+def table_notices(user: User, game_id: int) -> QuerySet[Notification]:
+    """Every notice ``user`` had about one table, newest first: the table's own page, where a
+    row of the notifications page folds only its newest few."""
+    return Notification.objects.filter(user=user, game_id=game_id).order_by("-created_at", "-pk")

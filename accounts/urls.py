@@ -16,6 +16,11 @@ urlpatterns = [
     path("friends/", views.friends, name="friends"),
     path("notifications/", views.notifications_page, name="notifications"),
     path("notifications/read/", views.notifications_read, name="notifications_read"),
+    path(
+        "notifications/table/<int:game_id>/",
+        views.notifications_table,
+        name="notifications_table",
+    ),
     path("unsubscribe/<str:token>/", views.unsubscribe, name="unsubscribe"),
     path("friends/requests/", views.friend_request_send, name="friend_request_send"),
     path(

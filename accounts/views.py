@@ -14,7 +14,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -421,6 +421,22 @@ def notifications_page(request: SignedInRequest) -> HttpResponse:
 
 
 @login_required
+def notifications_table(request: SignedInRequest, game_id: int) -> HttpResponse:
+    """All of one table's notices, a page at a time (its row folds only its newest few)."""
+    notices = selectors.table_notices(request.user, game_id)
+    pages = Paginator(notices, selectors.TABLE_NOTICES_PAGE)
+    if not pages.count:
+        raise Http404(_("There are no notices from this table."))
+    page = pages.get_page(request.GET.get("page"))
+    unread = notices.filter(read_at__isnull=True).exists()
+    return render(
+        request,
+        "accounts/notifications_table.html",
+        {"page": page, "game_id": game_id, "table_unread": unread},
+    )
+
+
+@login_required
 @require_POST
 def notifications_read(request: SignedInRequest) -> HttpResponse:
     game = request.POST.get("game", "")
@@ -434,7 +450,10 @@ def notifications_read(request: SignedInRequest) -> HttpResponse:
         )
     messages.success(request, _("Marked as read."))
     page = request.POST.get("page", "")
-    back = reverse("notifications")
+    if request.POST.get("back") == "table" and game.isdigit():  # from the table's own page
+        back = reverse("notifications_table", args=[int(game)])
+    else:
+        back = reverse("notifications")
     return redirect(f"{back}?page={page}" if page.isdigit() and page != "1" else back)
 
 

@@ -8,11 +8,13 @@ import re
 from datetime import timedelta
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.utils import timezone
 
 from accounts import notifications
 from accounts.models import Notification
+from accounts.selectors import EARLIER_SHOWN, NOTICES_PAGE
 from accounts.services import friend_request_send
 from games import services
 from games.models import Game
@@ -23,7 +25,9 @@ pytestmark = pytest.mark.django_db
 
 def _rows(html: str) -> list[str]:
     listing = html.split('class="card-list notice-groups"', 1)[1]
-    listing = re.split(r"</ul>(?!\s*</details>)", listing, maxsplit=1)[0]  # not a folded list
+    # not a folded list's end (which its link to the table's own page may follow)
+    folded_end = r"</ul>(?!\s*(?:<p class=\"all-notices\">.*\s*)?</details>)"
+    listing = re.split(folded_end, listing, maxsplit=1)[0]
     return re.split(r"\n  <li", listing)[1:]
 
 
@@ -112,7 +116,7 @@ def test_a_table_with_more_notices_than_a_page_is_one_row_on_one_page(alice):
     for i in range(0, 120, 10):  # ten at a time: each batch a moment later than the last
         notifications.notify_all(notices[i : i + 10])
     notifications.notify_all([notifications.Notice(alice, Notification.Kind.REPORT, "Reviewed.")])
-    for i in range(100):  # 100 more tables, older than table 7's notices
+    for i in range(NOTICES_PAGE):  # a page's worth more tables, older than table 7's notices
         Notification.objects.create(
             user=alice,
             kind=Notification.Kind.TABLE,
@@ -124,14 +128,16 @@ def test_a_table_with_more_notices_than_a_page_is_one_row_on_one_page(alice):
     client.force_login(alice)
     first = client.get("/notifications/").content.decode()
     rows = _rows(first)
-    assert len(rows) == 100
+    assert len(rows) == NOTICES_PAGE
     assert "Reviewed." in rows[0] and "Note 119 about table 7." in rows[1]
     assert "119 earlier notices from this table" in rows[1]
     assert sum("about table 7" in row for row in rows) == 1
     second = client.get("/notifications/?page=2").content.decode()
     assert "about table 7" not in second
+    last, oldest = 1000 + NOTICES_PAGE - 2, 1000 + NOTICES_PAGE - 1
     assert [
-        ("Old news of table 1098" in r, "Old news of table 1099" in r) for r in _rows(second)
+        (f"Old news of table {last}." in r, f"Old news of table {oldest}." in r)
+        for r in _rows(second)
     ] == [
         (True, False),
         (False, True),
@@ -144,33 +150,37 @@ def test_a_table_with_more_notices_than_a_page_is_one_row_on_one_page(alice):
 
 
 def test_older_notices_are_on_the_next_pages(alice):
+    rest = NOTICES_PAGE // 2  # the second page's
+    total = NOTICES_PAGE + rest
     notices = [
         notifications.Notice(alice, Notification.Kind.REPORT, f"Report number {i} was reviewed.")
-        for i in range(130)
+        for i in range(total)
     ]
-    for i in range(0, 130, 10):  # ten at a time: each batch a moment later than the last
-        notifications.notify_all(notices[i : i + 10])
+    for i in range(0, total, 5):  # five at a time: each batch a moment later than the last
+        notifications.notify_all(notices[i : i + 5])
     client = Client()
     client.force_login(alice)
 
     first = client.get("/notifications/").content.decode()
-    assert len(_rows(first)) == 100
-    assert "Report number 129 was" in first and "Report number 29 was" not in first
+    assert len(_rows(first)) == NOTICES_PAGE
+    assert f"Report number {total - 1} was" in first
+    assert f"Report number {rest - 1} was" not in first
     assert 'rel="next" href="?page=2"' in first and 'rel="prev"' not in first
 
     second = client.get("/notifications/?page=2").content.decode()
-    assert len(_rows(second)) == 30
-    assert "Report number 29 was" in second and "Report number 0 was" in second
-    assert "Report number 30 was" not in second
+    assert len(_rows(second)) == rest
+    assert f"Report number {rest - 1} was" in second and "Report number 0 was" in second
+    assert f"Report number {rest} was" not in second
     assert 'rel="prev" href="?page=1"' in second and 'rel="next"' not in second
     # a page past the end shows the last one, not an error
     assert "Report number 0 was" in client.get("/notifications/?page=9").content.decode()
 
 
-def test_a_long_tables_row_folds_its_newest_fifty_and_counts_and_marks_the_rest(alice, monkeypatch):
+def test_a_long_tables_row_folds_its_newest_few_and_counts_and_marks_the_rest(alice, monkeypatch):
     """The page read every earlier notice of each table to fold 50 (a player at 50 tables:
-    thousands of rows and ~100 KB of page, phone review). It folds the newest 50, counts them
-    all, and an unread one past the 50 still marks the row unread."""
+    thousands of rows and ~100 KB of page, phone review). It folds the newest few, counts them
+    all, links to the table's own page for the rest, and an unread one left out still marks
+    the row unread."""
     notices = [
         notifications.Notice(alice, Notification.Kind.TABLE, f"Note {i} about table 7.", game_id=7)
         for i in range(120)
@@ -191,10 +201,87 @@ def test_a_long_tables_row_folds_its_newest_fifty_and_counts_and_marks_the_rest(
 
     monkeypatch.setattr(Notification, "from_db", classmethod(counted))
     (row,) = _rows(client.get("/notifications/").content.decode())
-    assert len(loaded) <= 1 + 50 + 10, f"{len(loaded)} notices read for a row and its 50"
+    assert len(loaded) <= 1 + EARLIER_SHOWN + 10, f"{len(loaded)} notices read for a row"
     folded = row.split('<ul class="earlier">', 1)[1].split("</ul>", 1)[0]
     assert "119 earlier notices from this table" in row
-    assert folded.count("<li") == 50
-    assert "Note 118 about table 7." in folded and "Note 69 about table 7." in folded
-    assert "Note 68 about table 7." not in folded
+    assert folded.count("<li") == EARLIER_SHOWN
+    last_folded = 119 - EARLIER_SHOWN
+    assert "Note 118 about table 7." in folded
+    assert f"Note {last_folded} about table 7." in folded
+    assert f"Note {last_folded - 1} about table 7." not in folded
+    assert '<a href="/notifications/table/7/">All notices from this table</a>' in row
     assert row.startswith(' class="unread"'), "the unread oldest notice marks its row"
+
+
+def _tables_of_notices(alice, tables: int, each: int) -> None:
+    """``each`` notices at each of ``tables`` tables (ids 2000…), every table's oldest unread
+    and the others read, as after a player read them at the table."""
+    for n in range(each):
+        notifications.notify_all(
+            [
+                notifications.Notice(
+                    alice,
+                    Notification.Kind.TABLE,
+                    f"Quick! Mogel Motte #{2000 + t} needs your answer (number {n}).",
+                    game_id=2000 + t,
+                    url=f"/games/{2000 + t}/",
+                )
+                for t in range(tables)
+            ]
+        )
+    oldest = [
+        Notification.objects.filter(user=alice, game_id=2000 + t).order_by("created_at", "pk")[0]
+        for t in range(tables)
+    ]
+    read = Notification.objects.filter(user=alice).exclude(pk__in=[n.pk for n in oldest])
+    notifications.mark_read(alice, list(read.values_list("pk", flat=True)))
+
+
+def test_the_page_of_a_player_at_many_tables_stays_small(alice):
+    """At 60 tables with 20 notices each the page folded 50 of each table's and listed 100
+    tables: ~300 KB to a phone. Now a page lists NOTICES_PAGE tables with their newest few
+    each; counts and unread marks still count every notice."""
+    _tables_of_notices(alice, tables=60, each=20)
+    client = Client()
+    client.force_login(alice)
+    page = client.get("/notifications/").content
+    assert len(page) < 40_000, f"{len(page)} bytes"
+    rows = _rows(page.decode())
+    assert len(rows) == NOTICES_PAGE
+    for row in rows:
+        assert "19 earlier notices from this table" in row
+        assert row.count("needs your answer") == 1 + EARLIER_SHOWN
+        assert "(number 0)" not in row  # the oldest, left out ...
+        assert row.startswith(' class="unread"')  # ... still marks its table unread
+        assert re.search(r'<a href="/notifications/table/20\d\d/">All notices from this', row)
+    assert 'rel="next" href="?page=2"' in page.decode()
+
+
+def test_a_tables_own_page_has_all_its_notices_a_page_at_a_time(alice, bob):
+    _tables_of_notices(alice, tables=2, each=60)
+    client = Client()
+    client.force_login(alice)
+    first = client.get("/notifications/table/2000/").content.decode()
+    assert first.count("Mogel Motte #2000 needs") == 50 and "#2001" not in first
+    assert "(number 59)" in first and "(number 10)" in first and "(number 9)" not in first
+    assert 'rel="next" href="?page=2"' in first
+    second = client.get("/notifications/table/2000/?page=2").content.decode()
+    assert second.count("Mogel Motte #2000 needs") == 10
+    unread = re.findall(r'<li class="unread">.*?</li>', second, re.S)
+    assert len(unread) == 1 and "(number 0)" in unread[0]
+
+    form = second.split('<form method="post" action="/notifications/read/">', 1)[1]
+    fields = dict(re.findall(r'name="(\w+)" value="([^"]*)"', form.split("</form>", 1)[0]))
+    fields.pop("csrfmiddlewaretoken")
+    answer = client.post("/notifications/read/", fields)
+    assert answer["Location"] == "/notifications/table/2000/?page=2"
+    assert not Notification.objects.filter(user=alice, game_id=2000, read_at=None).exists()
+    assert Notification.objects.filter(user=alice, game_id=2001, read_at=None).count() == 1
+
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "fa"  # the language menu
+    persian = client.get("/notifications/table/2001/").content.decode()
+    assert '<html lang="fa" dir="rtl">' in persian and "اعلان‌های میز #2001" in persian
+
+    stranger = Client()
+    stranger.force_login(bob)  # none of these notices are bob's
+    assert stranger.get("/notifications/table/2000/").status_code == 404
