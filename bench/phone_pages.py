@@ -6,8 +6,9 @@ cold (empty cache, signed in) and then again (the repeat visit: what is fetched 
 one JSON line per page: bytes over the wire by kind, requests, render-blocking resources,
 first contentful paint, DOMContentLoaded (deferred scripts run), when the move form is in the
 document (table pages; it works without script, so it is usable once painted: at the first
-contentful paint or at this time, whichever is later), and the share of each stylesheet and
-script the page did not use. Times are medians of --runs cold loads. Figures only; on a
+contentful paint or at this time, whichever is later), what a table page's refresh of its live
+parts costs when nothing changed ("refresh": status and bytes), and the share of each
+stylesheet and script the page did not use. Times are medians of --runs cold loads. Figures only; on a
 shared machine the times move by some hundreds of ms from run to run, the bytes do not.
 
 Against a server run as production serves it (collectstatic; DEBUG off; whitenoise), e.g.
@@ -211,6 +212,8 @@ def measure(browser: Any, base: str, state: Any, path: str) -> dict[str, Any]:
     cold["static_cache_control"] = sorted(
         {r["cache_control"] for r in recorder.requests.values() if "/static/" in r["url"]}
     )
+    if path.startswith("/games/") and path.rstrip("/").split("/")[-1].isdigit():
+        cold["refresh"] = refresh(page, recorder)
     recorder.reset()
     # the repeat visit: another link to the same page (a navigation, not a reload: a reload
     # revalidates everything)
@@ -221,6 +224,19 @@ def measure(browser: Any, base: str, state: Any, path: str) -> dict[str, Any]:
     warm = {**recorder.summary(), **page.evaluate(PAINT)}
     context.close()
     return {"page": path, "cold": cold, "repeat": warm}
+
+
+def refresh(page: Any, recorder: Recorder) -> list[str]:
+    """A table page's refresh of its live parts with nothing new (what a reconnect, a wake-up
+    or a ping that changed nothing for this seat costs): the page's script fetches them when
+    the phone comes back online. Status and bytes over the wire (headers and body)."""
+    recorder.reset()
+    with page.expect_response(lambda r: r.url.endswith("/live/")):
+        page.evaluate("() => window.dispatchEvent(new Event('online'))")
+    page.wait_for_timeout(300)
+    return [
+        f"{r['status']} {r['bytes']}" for r in recorder.requests.values() if "/live/" in r["url"]
+    ]
 
 
 def median_of(runs: list[dict[str, Any]]) -> dict[str, Any]:
