@@ -54,6 +54,11 @@ class NotAllowed(GameError):
     code = "forbidden"
 
 
+class NotSeated(NotAllowed):
+    """The player has no seat (any more) at this table: they left it, on this device or
+    another. Its own class, so that a departure can tell it from any other refusal."""
+
+
 class AccountSuspended(NotAllowed):
     code = "account_suspended"
 

@@ -15,7 +15,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.models import User
-from games.errors import GameError, NotActive, NotAllowed
+from games.errors import GameError, NotActive, NotAllowed, NotSeated
 from games.models import Game, Invitation, Seat
 from games.services import notify
 from games.services.change import GameChange
@@ -65,10 +65,11 @@ def leave_lobbies(user: User, close: Callable[[int], object] | None = None) -> l
 def _if_still_open(step: Callable[[int], object], game_id: int) -> bool:
     """One table's step; False when the table moved on between the list and its lock (it
     started: the tables in play come next; it was cancelled; the player left it or answered on
-    another device): nothing is left to do there, and the departure goes on."""
+    another device): nothing is left to do there, and the departure goes on. Any other refusal
+    is raised: swallowed, it would leave the player at a table the departure said it left."""
     try:
         step(game_id)
-    except (NotActive, NotAllowed):
+    except (NotActive, NotSeated):
         return False
     except GameError as error:
         if error.code != "no_invitation":

@@ -20,7 +20,7 @@ from games.catalog.base import comma
 from games.catalog.registry import title as game_title
 from games.engines import registry
 from games.engines.core import IllegalAction
-from games.errors import GameError, NotActive, NotAllowed, engine_message
+from games.errors import GameError, NotActive, NotAllowed, NotSeated, engine_message
 from games.models import PACE_SECONDS, Game, Invitation, Pace, Seat
 from games.services import notify
 from games.services.change import GameChange
@@ -273,7 +273,7 @@ def game_leave(user: User, game_id: int) -> None:
         game = _lobby(change)
         seat = change.seat_of(user)
         if seat is None or seat.is_bot:
-            raise NotAllowed(_("You are not playing at this table."))
+            raise NotSeated(_("You are not playing at this table."))
         if game.created_by_id == user.pk:
             raise GameError(
                 _("You created this table: cancel it instead of leaving."), "creator_leaves"

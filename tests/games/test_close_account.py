@@ -30,7 +30,10 @@ from accounts.services import (
 )
 from accounts.tokens import user_for_token
 from games import services
+from games.errors import NotAllowed
 from games.models import Game, Invitation, PlayerRecord, Seat
+from games.services.departure import leave_lobbies
+from games.services.tables import game_cancel
 from tests.games.helpers import play_to_the_end
 
 pytestmark = pytest.mark.django_db
@@ -150,3 +153,18 @@ def test_an_old_emails_unsubscribe_link_after_closing_says_it_no_longer_works(al
     assert page.status_code == 400
     assert "This unsubscribe link is not valid or has expired." in page.content.decode()
     assert Client().post(link).status_code == 400
+
+
+def test_a_departure_step_refused_for_another_reason_than_a_table_gone_is_not_swallowed(trio):
+    """Leaving the lobby skips a table that moved on meanwhile (started, cancelled, left on
+    another device); any other refusal of a step must come out: swallowed, the departure said
+    the table was left while it still waited, in the lobby, on its creator. Here the step that
+    closes the player's own tables is refused (it acts for someone who did not create them)."""
+    alice, bob, _carol = trio
+    bobs = services.game_create(bob, engine="imperador", seats=3, invite=["alice"])
+
+    with pytest.raises(NotAllowed) as refused:
+        leave_lobbies(bob, close=lambda game_id: game_cancel(alice, game_id))
+
+    assert refused.value.message == "Only the table's creator can cancel it."
+    assert Game.objects.get(pk=bobs.pk).status == Game.Status.LOBBY
