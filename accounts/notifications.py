@@ -13,7 +13,7 @@ from __future__ import annotations
 import contextlib
 import functools
 import logging
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 from typing import Any
@@ -241,27 +241,32 @@ def prune(now: Any = None) -> int:
 PRUNE_BATCH = 5000
 
 
-# The games app says whether a notice's wait is still the game's current one (accounts does
-# not import games: the games app registers the check when it is ready).
-_wait_is_current: Callable[[int, int, int], bool] = lambda game_id, wait_seq, user_id: True  # noqa: E731
+# The games app says which notices' waits are still the game's current ones, and when those
+# are due (accounts does not import games: the games app registers both when it is ready).
+# Each takes a batch: a digest asks for all its notices at once.
+WaitKey = tuple[int, int, int]  # (game id, wait number, player id)
+_waits_current: Callable[[Collection[WaitKey]], set[WaitKey]] = lambda waits: set(waits)  # noqa: E731
+_wait_deadlines: Callable[[Collection[int]], dict[int, Any]] = lambda game_ids: {}  # noqa: E731
 
 
-def register_wait_check(check: Callable[[int, int, int], bool]) -> None:
-    global _wait_is_current
-    _wait_is_current = check
+def register_wait_check(check: Callable[[Collection[WaitKey]], set[WaitKey]]) -> None:
+    global _waits_current
+    _waits_current = check
 
 
-# ... and when a game's current wait is due (how long a push about it may live).
-_wait_deadline: Callable[[int], Any] = lambda game_id: None  # noqa: E731
-
-
-def register_wait_deadline(lookup: Callable[[int], Any]) -> None:
-    global _wait_deadline
-    _wait_deadline = lookup
+def register_wait_deadline(lookup: Callable[[Collection[int]], dict[int, Any]]) -> None:
+    global _wait_deadlines
+    _wait_deadlines = lookup
 
 
 def wait_deadline(game_id: int) -> Any:
-    return _wait_deadline(game_id)
+    """When the game's current wait is due (None without one)."""
+    return _wait_deadlines([game_id]).get(game_id)
+
+
+def wait_deadlines(game_ids: Collection[int]) -> dict[int, Any]:
+    """When each game's current wait is due; a game without one is absent."""
+    return _wait_deadlines(game_ids)
 
 
 def unread_count(user: User) -> int:
@@ -348,13 +353,24 @@ def mark_online(user_id: int) -> None:
 def notice_stands(note: Notification) -> bool:
     """Whether a notice still says something true, for a delayed email or push: unread, and if
     it is about a wait, that wait is the game's current one and still owes this player."""
-    if note.read_at is not None:
-        return False  # seen in the app already
-    return (
-        note.game_id is None
-        or note.wait_seq is None
-        or _wait_is_current(note.game_id, note.wait_seq, note.user_id)
-    )
+    return bool(notices_standing([note]))
+
+
+def notices_standing(notes: list[Notification]) -> list[Notification]:
+    """The notices of ``notes`` that still stand (see ``notice_stands``), in their order; the
+    waits of all of them looked up together."""
+    unread = [n for n in notes if n.read_at is None]  # the others were seen in the app
+    waits = {
+        (n.game_id, n.wait_seq, n.user_id)
+        for n in unread
+        if n.game_id is not None and n.wait_seq is not None
+    }
+    current = _waits_current(waits) if waits else set()
+    return [
+        n
+        for n in unread
+        if n.game_id is None or n.wait_seq is None or (n.game_id, n.wait_seq, n.user_id) in current
+    ]
 
 
 def email_decision(note: Notification) -> str:

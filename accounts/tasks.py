@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from datetime import datetime, timedelta
+from typing import Any
 
 from celery import shared_task
 from django.conf import settings
@@ -74,8 +75,9 @@ def send_daily_digests(now: datetime | None = None) -> int:
                 continue
             # what still holds at 07:00: a turn taken since, a window long closed, a notice
             # read in the app are dropped (each was judged once, a minute after it was made)
-            gone = [n.pk for n in notes if not notifications.notice_stands(n)]
-            notes = [n for n in notes if n.pk not in gone]
+            standing = notifications.notices_standing(notes)
+            gone = [n.pk for n in notes if n not in standing]
+            notes = standing
             Notification.objects.filter(pk__in=gone).update(email=Notification.Email.SKIPPED)
             if not notes:
                 continue
@@ -95,11 +97,7 @@ def send_daily_digests(now: datetime | None = None) -> int:
                         "urls": {n.pk: mailing.absolute(n.url) for n in notes},
                         # when each wait is due, as it stands now: a reminder's "due in …"
                         # was written when it was made, up to a day before
-                        "deadlines": {
-                            n.pk: notifications.wait_deadline(n.game_id)
-                            for n in notes
-                            if n.wait_seq is not None and n.game_id is not None
-                        },
+                        "deadlines": _deadlines(notes),
                         "since": timezone.now() - timedelta(days=1),
                     },
                 )
@@ -108,6 +106,13 @@ def send_daily_digests(now: datetime | None = None) -> int:
                 email=Notification.Email.SENT, emailed_at=timezone.now()
             )
     return sent
+
+
+def _deadlines(notes: list[Notification]) -> dict[int, Any]:
+    """When the wait each notice is about is due, as it stands now: one query for the digest."""
+    games = {n.pk: n.game_id for n in notes if n.wait_seq is not None and n.game_id is not None}
+    due = notifications.wait_deadlines(set(games.values()))
+    return {pk: due.get(game_id) for pk, game_id in games.items()}
 
 
 @shared_task(acks_late=True, ignore_result=True, soft_time_limit=300, time_limit=330)

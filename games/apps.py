@@ -16,7 +16,7 @@ class GamesConfig(AppConfig):
         from accounts.notifications import register_wait_check, register_wait_deadline
         from games import broadcast
         from games.broadcast import session_ended, session_started
-        from games.selectors import wait_deadline, wait_is_current
+        from games.selectors import wait_deadlines, waits_current
 
         user_logged_in.connect(session_started, dispatch_uid="fibbers-sockets-logged-in")
         user_logged_out.connect(session_ended, dispatch_uid="fibbers-sockets-logged-out")
@@ -29,5 +29,5 @@ class GamesConfig(AppConfig):
             broadcast.token_deleted, sender=ApiToken, dispatch_uid="fibbers-token-ws-gone"
         )
 
-        register_wait_check(wait_is_current)
-        register_wait_deadline(wait_deadline)
+        register_wait_check(waits_current)
+        register_wait_deadline(wait_deadlines)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import functools
 import hashlib
+from collections.abc import Collection
 from dataclasses import dataclass
 from datetime import timedelta
 from typing import Any, TypedDict
@@ -532,34 +533,49 @@ def invitable_friends(game: Game, user: Any) -> list[Any]:
     )
 
 
-def wait_is_current(game_id: int, wait_seq: int, user_id: int) -> bool:
-    """Whether a notice about this wait still stands (for the delayed email): the wait is the
-    game's current one and still waits on this player's seat (they have not answered), which
-    the bot does not play (it took the seat, or they left, since the notice)."""
-    row = (
-        Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE, wait_seq=wait_seq)
+def waits_current(waits: Collection[tuple[int, int, int]]) -> set[tuple[int, int, int]]:
+    """Of these (game id, wait number, player id), the notices' waits that still stand (for a
+    delayed email, a digest): the wait is the game's current one and still waits on the
+    player's seat (they have not answered), which the bot does not play (it took the seat, or
+    they left, since the notice). Two queries however many: a digest asked two per notice."""
+    if not waits:
+        return set()
+    games = {
+        pk: (wait_seq, mask)
+        for pk, wait_seq, mask in Game.objects.filter(
+            pk__in={game_id for game_id, _seq, _user in waits}, status=Game.Status.ACTIVE
+        )
         # a wait past its deadline is over, even before the sweep has closed it (an email
         # of a one-minute turn left as the bot was about to play it)
         .filter(Q(deadline_at__isnull=True) | Q(deadline_at__gt=timezone.now()))
-        .values_list("wait_mask", flat=True)
-        .first()
-    )
-    if row is None:
-        return False
-    index = (
-        Seat.objects.filter(game_id=game_id, user_id=user_id, is_bot=False)
-        .values_list("index", flat=True)
-        .first()
-    )
-    return index is not None and bool(row >> index & 1)
+        .values_list("pk", "wait_seq", "wait_mask")
+    }
+    if not games:
+        return set()
+    seats = {
+        (game_id, user_id): index
+        for game_id, user_id, index in Seat.objects.filter(
+            game_id__in=games, user_id__in={user for _game, _seq, user in waits}, is_bot=False
+        ).values_list("game_id", "user_id", "index")
+    }
+    standing = set()
+    for game_id, wait_seq, user_id in waits:
+        current, mask = games.get(game_id, (None, 0))
+        index = seats.get((game_id, user_id))
+        if current == wait_seq and index is not None and mask >> index & 1:
+            standing.add((game_id, wait_seq, user_id))
+    return standing
 
 
-def wait_deadline(game_id: int) -> Any:
-    """When the game's current wait is due (None without one): how long its push may live."""
-    return (
-        Game.objects.filter(pk=game_id, status=Game.Status.ACTIVE)
-        .values_list("deadline_at", flat=True)
-        .first()
+def wait_deadlines(game_ids: Collection[int]) -> dict[int, Any]:
+    """When each game's current wait is due (absent: no wait, the game is over): how long a
+    push about it may live, what a digest says. One query for them all."""
+    if not game_ids:
+        return {}
+    return dict(
+        Game.objects.filter(pk__in=set(game_ids), status=Game.Status.ACTIVE).values_list(
+            "pk", "deadline_at"
+        )
     )
 
 

@@ -9,8 +9,10 @@ from zoneinfo import ZoneInfo
 
 import pytest
 from django.core import mail
+from django.db import connection
 from django.db.models import F
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone, translation
 
@@ -734,3 +736,53 @@ def test_a_players_vacation_year_turns_at_midnight_on_their_own_clock(alice, mon
     alice.refresh_from_db()
     assert alice.away_until == clock["now"] + timedelta(days=3)
     assert (alice.vacation_year, alice.vacation_days_used) == (2027, 3)
+
+
+def _turns_waiting_on(user, count: int) -> list[Notification]:
+    """``count`` tables of ``user`` and two bots, each waiting on the user's turn: their
+    "your turn" notices, queued for the daily digest."""
+    notes: list[Notification] = []
+    for _table in range(20 * count):
+        if len(notes) == count:
+            break
+        game = services.game_create(user, engine="cockroach-poker-royal", seats=3, bots=2)
+        services.game_start(user, game.pk)
+        game.refresh_from_db()
+        waiting = registry.get(game.engine).waiting_for(game.state)
+        if (
+            game.status != Game.Status.ACTIVE
+            or waiting.kind != "turn"
+            or list(waiting.seats) != [0]
+        ):
+            continue
+        note = Notification.objects.get(
+            user=user, game_id=game.pk, kind=Notification.Kind.YOUR_TURN
+        )
+        assert send_notification_email(note.pk) == "digest"
+        notes.append(note)
+    assert len(notes) == count, "not enough tables opened on the player's turn"
+    return notes
+
+
+def test_a_digest_asks_for_its_waits_in_one_go_however_many_notices_it_holds(alice):
+    """The 07:00 digest asked, per notice, whether its wait still stood and when it was due:
+    three queries a notice, hundreds for a busy player, every hour of the day somewhere. The
+    waits are looked up for the whole digest at once: a digest of three turns costs what a
+    digest of one does."""
+    alice.email_preference = EmailPreference.DIGEST
+    alice.save()
+    seven_utc = timezone.now().replace(hour=7, minute=0)
+
+    def digest_queries() -> int:
+        with CaptureQueriesContext(connection) as queries:
+            assert send_daily_digests(seven_utc) == 1
+        return len(queries)
+
+    _turns_waiting_on(alice, 1)
+    one = digest_queries()
+    three = _turns_waiting_on(alice, 3)
+    assert digest_queries() == one
+
+    body = mail.outbox[-1].body
+    assert all(note.text in body for note in three)
+    assert body.count("Due by ") == 3  # each turn's deadline, read with the others
