@@ -508,7 +508,12 @@ def account_close(user: User) -> User:
     games.services.departure). They can no longer sign in; their friendships, requests,
     tokens, devices, two-factor authenticators and notices are deleted, and their email
     address is freed; their name stays on the records of games played."""
-    user = User.objects.select_for_update().get(pk=user.pk)
+    # FOR NO KEY UPDATE, as the departure took it first (one strength, never raised: see
+    # games.services.departure.player_departed): the tables' changes that name the player
+    # (a notice, a record) check his row when they commit, holding his notices; FOR UPDATE
+    # made that check wait for this closing while it waited to delete those notices (a
+    # deadlock). Nothing here changes a key (id, username).
+    user = User.objects.select_for_update(no_key=True).get(pk=user.pk)
     if user.closed_at is not None:
         return user
     Friendship.objects.filter(Q(user_low=user) | Q(user_high=user)).delete()

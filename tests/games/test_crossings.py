@@ -18,13 +18,13 @@ from django.db import connection, transaction
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import User
+from accounts.models import Notification, User
 from accounts.services import account_close
 from games import services, table_write
 from games.engines import registry
 from games.errors import NotAllowed
 from games.models import Event, Game, Report, Seat
-from games.services import chat, vacation
+from games.services import bot_time, chat, notify, vacation
 from games.services.departure import player_departed
 from tests.games.helpers import next_human_move, seat_users
 from tests.lock_waits import until_queued
@@ -352,3 +352,68 @@ def test_a_double_click_on_report_this_message_makes_one_report(started, monkeyp
             f"You have already reported {bob.name} at this table; the moderators will look at it."
         ],
     }
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_the_bots_end_as_the_player_who_left_it_closes_his_account_is_no_deadlock(
+    started, admin_user, monkeypatch
+):
+    """Bob left a game on his turn (his "your turn" stays unread: the bot played it), then
+    Alice left it too. Carol leaves it as Bob closes his account: the bots play it to the
+    end, and the end marks Bob's old notice read and tells him the result. Bob's closing
+    deletes his notices, so it waits for Carol's change; that change, committing, checks that
+    Bob's row still exists (the new notice names him), which a closing holding his row FOR
+    UPDATE, more than it took first, makes wait in turn: a deadlock, Carol's quit or Bob's
+    closing cancelled ("The site is busy")."""
+    seeds = iter(range(1000))
+    monkeypatch.setattr(bot_time, "new_rng", lambda: random.Random(next(seeds)))
+    for _deal in range(20):
+        game = started("cockroach-poker-royal")
+        if list(registry.get(game.engine).waiting_for(game.state).seats) == [1]:
+            break
+    else:
+        raise AssertionError("no deal opened on Bob's turn")
+    alice, bob, carol = (seat_users(game)[i] for i in range(3))
+    services.game_quit(bob, game.pk)
+    services.game_quit(alice, game.pk)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE  # Carol still plays
+    his_turn = Notification.objects.get(user=bob, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
+    assert his_turn.read_at is None
+
+    ended, go = threading.Event(), threading.Event()
+    real = notify.game_finished
+
+    def game_finished(*args: Any) -> None:
+        real(*args)
+        if threading.current_thread().name == "quit":  # the end written, not yet committed
+            ended.set()
+            assert go.wait(10)
+
+    monkeypatch.setattr(notify, "game_finished", game_finished)
+    outcomes: dict[str, Any] = {}
+
+    def run(name: str, work: Callable[[], Any]) -> None:
+        try:
+            outcomes[name] = work()
+        except Exception as error:  # collected and asserted below
+            outcomes[name] = error
+        finally:
+            connection.close()
+
+    close = _close_or_ban("close", bob, admin_user)
+    quitter = threading.Thread(
+        target=run, args=("quit", lambda: services.game_quit(carol, game.pk)), name="quit"
+    )
+    quitter.start()
+    assert ended.wait(30)
+    closer = threading.Thread(target=run, args=("close", close), name="close")
+    closer.start()
+    until_queued(closer)  # Bob's closing waits for his notice the end marked read
+    go.set()
+    quitter.join(30)
+    closer.join(30)
+
+    assert outcomes == {"quit": None, "close": 302}
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+    assert User.objects.get(pk=bob.pk).closed_at is not None
+    assert not Notification.objects.filter(pk=his_turn.pk).exists()
