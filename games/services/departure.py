@@ -14,7 +14,7 @@ from collections.abc import Callable
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from accounts.models import User
+from accounts.models import Notification, User
 from games.errors import GameError, NotActive, NotAllowed, NotSeated
 from games.models import Game, Invitation, Seat
 from games.services import notify
@@ -82,8 +82,12 @@ def _if_still_open(step: Callable[[int], object], game_id: int) -> bool:
 def player_departed(user: User) -> list[int]:
     """Every table the player left; see the module's docstring. Their row is locked first (as a
     ban does it, then a vacation, a join): a join under way finishes first, and its table is
-    left with the others."""
+    left with the others. Then their notices, which the closing deletes at its end: a change
+    at a table they no longer play (a ban, a quit that ends a game they left) marks them read
+    and then may wait for one of the tables locked here; taken after the tables, each waited
+    for the other (a deadlock, the ban or the closing lost)."""
     User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
+    list(Notification.objects.select_for_update().filter(user=user).values_list("pk", flat=True))
     left = leave_lobbies(user)
     for change, _seat in seats_handed_to_bot(user, (Game.Status.ACTIVE,), "closed"):
         if change.game.status == Game.Status.ACTIVE:  # the bots may have played it out

@@ -417,3 +417,98 @@ def test_a_game_the_bots_end_as_the_player_who_left_it_closes_his_account_is_no_
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
     assert User.objects.get(pk=bob.pk).closed_at is not None
     assert not Notification.objects.filter(pk=his_turn.pk).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_ban_that_ends_a_game_the_closing_player_left_then_waits_for_his_table_is_no_deadlock(
+    started, admin_user, monkeypatch
+):
+    """Bob closes his account as a moderator bans Carol. At a table Bob left on his turn (his
+    "your turn" still unread) and Alice left too, the ban hands Carol's seat to the bot: the
+    bots play it to the end, which marks Bob's notice read; then the ban waits for the next
+    table, which Bob's closing holds. The closing, at its end, deletes Bob's notices: had it
+    not taken them before the tables, it would wait for the ban and the ban for it."""
+    seeds = iter(range(1000))
+    monkeypatch.setattr(bot_time, "new_rng", lambda: random.Random(next(seeds)))
+    for _deal in range(20):
+        left = started("cockroach-poker-royal")
+        if list(registry.get(left.engine).waiting_for(left.state).seats) == [1]:
+            break
+        services.game_abort(admin_user, left.pk, "dealt again")  # not a table of theirs now
+    else:
+        raise AssertionError("no deal opened on Bob's turn")
+    alice, bob, carol = (seat_users(left)[i] for i in range(3))
+    services.game_quit(bob, left.pk)
+    services.game_quit(alice, left.pk)
+    his_turn = Notification.objects.get(user=bob, game_id=left.pk, kind=Notification.Kind.YOUR_TURN)
+    assert his_turn.read_at is None
+    shared = started("cockroach-poker-royal")  # all three play it, after the other
+
+    outcomes = _cross(
+        monkeypatch,
+        _close_or_ban("close", bob, admin_user),  # stops at the shared table, holding it
+        _close_or_ban("ban", carol, admin_user),
+    )
+
+    assert outcomes == {"move": 302, "other": 302}
+    assert Game.objects.get(pk=left.pk).status == Game.Status.FINISHED
+    assert User.objects.get(pk=bob.pk).closed_at is not None
+    assert User.objects.get(pk=carol.pk).banned_at is not None
+    seats = {s.user_id: s.bot_reason for s in Seat.objects.filter(game=shared)}
+    assert seats == {alice.pk: "", bob.pk: "closed", carol.pk: "banned"}
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_table_cancelled_as_the_invited_player_closes_his_account_is_no_deadlock(
+    started, admin_user, monkeypatch
+):
+    """Bob is closing his account (his row and notices held, his tables being left) when
+    Alice invites him to a new table, then cancels it: the cancel marks his invitation read
+    and tells him, and, committing, checks his row (the new notice names him). His closing,
+    at its end, deletes that invitation's notice, so it waits for the cancel: had it taken his
+    row FOR UPDATE there, more than at its start, the cancel's check would wait for it in
+    turn (a deadlock: the cancel or the closing lost)."""
+    playing = started("cockroach-poker-royal")  # where Bob's closing stops, holding it
+    alice, bob = seat_users(playing)[0], seat_users(playing)[1]
+    table = services.game_create(alice, engine="imperador", seats=3)
+    close_paused, close_go = _pause_the_move_before_its_write(monkeypatch, "close")
+    cancel_paused, cancel_go = threading.Event(), threading.Event()
+    real = notify.table_cancelled
+
+    def table_cancelled(*args: Any) -> None:
+        real(*args)
+        if threading.current_thread().name == "cancel":  # told, not yet committed
+            cancel_paused.set()
+            assert cancel_go.wait(10)
+
+    monkeypatch.setattr(notify, "table_cancelled", table_cancelled)
+    outcomes: dict[str, Any] = {}
+
+    def run(name: str, work: Callable[[], Any]) -> None:
+        try:
+            outcomes[name] = work()
+        except Exception as error:  # collected and asserted below
+            outcomes[name] = error
+        finally:
+            connection.close()
+
+    closer = threading.Thread(
+        target=run, args=("close", _close_or_ban("close", bob, admin_user)), name="close"
+    )
+    closer.start()
+    assert close_paused.wait(10)  # at the table Bob plays, his row and notices held
+    services.game_invite(alice, table.pk, ["bob"])
+    canceller = threading.Thread(
+        target=run, args=("cancel", lambda: services.game_cancel(alice, table.pk)), name="cancel"
+    )
+    canceller.start()
+    assert cancel_paused.wait(10)
+    close_go.set()
+    until_queued(closer)  # the closing waits for the invitation's notice the cancel holds
+    cancel_go.set()
+    closer.join(30)
+    canceller.join(30)
+
+    assert outcomes == {"close": 302, "cancel": None}
+    assert User.objects.get(pk=bob.pk).closed_at is not None
+    assert Game.objects.get(pk=table.pk).status == Game.Status.ABORTED
