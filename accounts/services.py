@@ -187,8 +187,12 @@ def _ordered(a: User, b: User) -> tuple[User, User]:
 
 
 def _lock_pair(a: User, b: User) -> None:
-    """Serialises every friendship change between two players (rows locked in id order)."""
-    list(User.objects.select_for_update().filter(pk__in=[a.pk, b.pk]).order_by("pk"))
+    """Serialises every friendship change between two players (rows locked in id order).
+    FOR NO KEY UPDATE, as every other lock of a player's row: a change at a table (a closing,
+    a ban, a move) commits rows that name the player, which checks the row (FOR KEY SHARE);
+    FOR UPDATE made that check wait here while this waited for the other player's row, held
+    by the closing (a deadlock: the closing or the friendship change lost)."""
+    list(User.objects.select_for_update(no_key=True).filter(pk__in=[a.pk, b.pk]).order_by("pk"))
 
 
 def _pending_between(a: User, b: User) -> QuerySet[FriendRequest]:

@@ -15,10 +15,12 @@ import pytest
 from django.contrib.admin.helpers import ACTION_CHECKBOX_NAME
 from django.contrib.messages import get_messages
 from django.db import connection, transaction
+from django.db.models import Q
 from django.test import Client
 from django.urls import reverse
 
-from accounts.models import Notification, User
+from accounts import services as account_services
+from accounts.models import Friendship, Notification, User
 from accounts.services import account_close
 from games import services, table_write
 from games.engines import registry
@@ -512,3 +514,34 @@ def test_a_table_cancelled_as_the_invited_player_closes_his_account_is_no_deadlo
     assert outcomes == {"close": 302, "cancel": None}
     assert User.objects.get(pk=bob.pk).closed_at is not None
     assert Game.objects.get(pk=table.pk).status == Game.Status.ABORTED
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_friendship_ended_as_the_friend_closes_his_account_is_no_deadlock(
+    started, admin_user, monkeypatch
+):
+    """Alice unfriends Bob as Bob closes his account. The closing holds Bob's row and tells
+    Alice, at their table, that the bot plays his seat; committing, it checks her row (the
+    notice names her). The unfriending locks the two rows in id order, Alice's first: taken
+    FOR UPDATE, her row kept the closing's check waiting while the unfriending waited for
+    Bob's row (a deadlock: the closing, or the unfriending, lost)."""
+    game = started("cockroach-poker-royal")
+    alice, bob = seat_users(game)[0], seat_users(game)[1]
+    assert alice.pk < bob.pk  # her row first
+
+    outcomes = _cross(
+        monkeypatch,
+        _close_or_ban("close", bob, admin_user),  # stops at their table, holding it and his row
+        lambda: account_services.friendship_remove(alice, bob),
+    )
+
+    # the unfriending, after the closing: the friendship went with Bob's account
+    assert outcomes["move"] == 302
+    assert isinstance(outcomes["other"], account_services.FriendError)
+    assert outcomes["other"].code == "not_friends"
+    assert not Friendship.objects.filter(Q(user_low=bob) | Q(user_high=bob)).exists()
+    held = Seat.objects.get(game=game, user=bob)
+    assert (held.is_bot, held.bot_reason) == (True, "closed")
+    assert Notification.objects.filter(
+        user=alice, game_id=game.pk, kind=Notification.Kind.SEAT_TO_BOT
+    ).exists()
