@@ -4,19 +4,22 @@ from __future__ import annotations
 
 import random
 import re
+import threading
 import time
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from accounts.models import Notification
-from games import services, tasks
+from games import services, table_write, tasks
 from games.engines import registry
 from games.models import Event, Game, Seat
 from games.services import bot_time, tables
 from tests.games.helpers import next_human_move, seat_users
 from tests.games.worker import Worker, flush_broker, wait_for
+from tests.lock_waits import until_queued
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -210,3 +213,53 @@ def test_three_consecutive_timeouts_hand_the_seat_to_the_bot_and_the_game_goes_o
         )
         assert list(kinds).count(Notification.Kind.TIMEOUT) == 2
         assert list(kinds).count(Notification.Kind.SEAT_TO_BOT) == 1
+
+
+def test_a_deadline_taken_by_its_countdown_the_sweeper_and_a_redelivery_at_once_applies_once(
+    quick, monkeypatch
+):
+    """The wait's countdown task, the sweeper and the same task delivered again (the broker's
+    visibility timeout) reach one due deadline together. Each reads whether it is due only
+    under the game's lock: the sweeper skips the game the task holds, the redelivery waits
+    for it and finds the wait over. The missed turn is played once, not twice."""
+    flush_broker()  # no worker runs here: the test runs the three itself
+    game = _past_deadline(quick("cockroach-poker-royal"))
+    holding, go = threading.Event(), threading.Event()
+    real = table_write.write_change
+
+    def write_change(*args, **kwargs):
+        if threading.current_thread().name == "countdown":
+            holding.set()
+            assert go.wait(10)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(table_write, "write_change", write_change)
+    answers: dict[str, object] = {}
+
+    def run(name: str, work) -> None:
+        try:
+            answers[name] = work()
+        finally:
+            connection.close()
+
+    countdown = threading.Thread(
+        target=run, args=("countdown", lambda: tasks.apply_deadline(game.pk, game.wait_seq))
+    )
+    countdown.name = "countdown"
+    countdown.start()
+    assert holding.wait(10)  # the timeout played, not yet written
+    run("sweep", lambda: services.sweep_due(budget_seconds=2))
+    redelivered = threading.Thread(
+        target=run, args=("again", lambda: tasks.apply_deadline(game.pk, game.wait_seq))
+    )
+    redelivered.start()
+    until_queued(redelivered)
+    go.set()
+    countdown.join(30)
+    redelivered.join(30)
+
+    assert answers == {"countdown": True, "sweep": 0, "again": False}
+    timeouts = Event.objects.filter(game=game, reason="timeout").values_list(
+        "created_at", flat=True
+    )
+    assert len(set(timeouts)) == 1  # one change timed the wait out
