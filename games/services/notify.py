@@ -421,8 +421,21 @@ def send_due_reminders(now: Any = None) -> int:
             continue
         waiting = registry.get(game.engine, game.rules_version).waiting_for(game.state)
         with transaction.atomic():
+            # under the game's lock, as a move: a move since the read above (the wait over,
+            # or an answer inside the window) is seen here. A reminder sent after it told the
+            # player a move they had made was due, and read their newer notices there.
+            owing = (
+                Game.objects.select_for_update(no_key=True)
+                .filter(pk=game.pk, wait_seq=game.wait_seq, status=Game.Status.ACTIVE)
+                .values_list("wait_mask", flat=True)
+                .first()
+            )
+            if owing is None:
+                continue
             for seat in game.seats.select_related("user").filter(
-                index__in=waiting.seats, is_bot=False, user__isnull=False
+                index__in=[s for s in waiting.seats if owing >> s & 1],
+                is_bot=False,
+                user__isnull=False,
             ):
                 assert seat.user is not None  # user__isnull=False
                 claimed = (

@@ -9,6 +9,7 @@ from __future__ import annotations
 import random
 import threading
 from collections.abc import Callable
+from datetime import timedelta
 from typing import Any
 
 import pytest
@@ -28,7 +29,7 @@ from games.errors import NotAllowed
 from games.models import Event, Game, Report, Seat
 from games.services import bot_time, chat, notify, vacation
 from games.services.departure import player_departed
-from tests.games.helpers import next_human_move, seat_users
+from tests.games.helpers import a_move_that_ends_the_turn, next_human_move, seat_users, turn_game
 from tests.lock_waits import until_queued
 
 PASSWORD = "a-long-test-password"
@@ -545,3 +546,43 @@ def test_a_friendship_ended_as_the_friend_closes_his_account_is_no_deadlock(
     assert Notification.objects.filter(
         user=alice, game_id=game.pk, kind=Notification.Kind.SEAT_TO_BOT
     ).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_turn_played_as_the_reminder_sweep_reads_it_is_not_reminded(started, monkeypatch):
+    """The reminder sweep reads a turn due for its reminder and clears the game's reminder
+    time; the player moves right then. The reminder, sent after the move, told them their move
+    was due in hours (and, as a notice about the game's wait, marked their newer notices
+    there read). The sweep sends it only if the wait it read is still the game's, under the
+    game's lock, as a move checks it."""
+    game = turn_game(started)
+    seat = registry.get(game.engine).waiting_for(game.state).seats[0]
+    player = seat_users(game)[seat]
+    move = a_move_that_ends_the_turn(game, seat)
+    read, go = threading.Event(), threading.Event()
+    real = registry.get
+
+    def get(*args: Any) -> Any:
+        if threading.current_thread().name == "reminders":  # the turn read, the time cleared
+            read.set()
+            assert go.wait(10)
+        return real(*args)
+
+    monkeypatch.setattr(registry, "get", get)
+    sent: list[int] = []
+
+    def remind() -> None:
+        try:
+            sent.append(notify.send_due_reminders(game.remind_at + timedelta(seconds=1)))
+        finally:
+            connection.close()
+
+    sweep = threading.Thread(target=remind, name="reminders")
+    sweep.start()
+    assert read.wait(10)
+    services.act(player, game.pk, game.version_for(seat), move)
+    go.set()
+    sweep.join(30)
+
+    assert sent == [0]
+    assert not Notification.objects.filter(user=player, kind=Notification.Kind.REMINDER).exists()
