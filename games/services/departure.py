@@ -82,14 +82,18 @@ def _if_still_open(step: Callable[[int], object], game_id: int) -> bool:
 def player_departed(user: User) -> list[int]:
     """Every table the player left; see the module's docstring. Their row is locked first (as a
     ban does it, then a vacation, a join): a join under way finishes first, and its table is
-    left with the others. Then their notices, which the closing deletes at its end: a change
-    at a table they no longer play (a ban, a quit that ends a game they left) marks them read
-    and then may wait for one of the tables locked here; taken after the tables, each waited
-    for the other (a deadlock, the ban or the closing lost)."""
+    left with the others. The tables in play their unread notices are about are locked too,
+    in the same order, though the bot plays their seat there already: the closing deletes
+    those notices at its end, and a change there (a ban, a quit that ends a game they left)
+    marks them read, then may wait for another of their tables; unlocked, it held the notice
+    the closing waited for while it waited for the closing (a deadlock, one of them lost)."""
     User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
-    list(Notification.objects.select_for_update().filter(user=user).values_list("pk", flat=True))
     left = leave_lobbies(user)
-    for change, _seat in seats_handed_to_bot(user, (Game.Status.ACTIVE,), "closed"):
+    noticed = Notification.objects.filter(
+        user=user, read_at__isnull=True, game_id__in=Game.objects.filter(status=Game.Status.ACTIVE)
+    )
+    also = {game_id for game_id in noticed.values_list("game_id", flat=True) if game_id}
+    for change, _seat in seats_handed_to_bot(user, (Game.Status.ACTIVE,), "closed", also):
         if change.game.status == Game.Status.ACTIVE:  # the bots may have played it out
             notify.player_left(change.game, user, change.seats)
         left.append(change.game.pk)

@@ -9,7 +9,7 @@ deadlines make because of it are recorded as ordinary ``bot`` / ``timeout`` even
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Collection, Iterator
 from typing import Any
 
 from django.db import transaction
@@ -160,17 +160,18 @@ def force_deadline(actor: User, game_id: int, reason: str) -> Game:
 
 
 def seats_handed_to_bot(
-    user: User, statuses: tuple[str, ...], bot_reason: str
+    user: User, statuses: tuple[str, ...], bot_reason: str, also: Collection[int] = ()
 ) -> Iterator[tuple[GameChange, Seat]]:
     """Hands each seat ``user`` holds at a table in ``statuses`` to the bot, one game at a
     time in id order (no lock cycles); yields inside each game's change, so the caller's
-    own writes (a log row, a notice) are part of it."""
-    game_ids = (
-        Seat.objects.filter(user=user, is_bot=False, game__status__in=statuses)
-        .order_by("game_id")
-        .values_list("game_id", flat=True)
+    own writes (a log row, a notice) are part of it. ``also``: more tables to lock in that
+    order, where the player has no seat to hand over (see player_departed)."""
+    game_ids = set(
+        Seat.objects.filter(user=user, is_bot=False, game__status__in=statuses).values_list(
+            "game_id", flat=True
+        )
     )
-    for game_id in list(game_ids):
+    for game_id in sorted(game_ids | set(also)):
         with GameChange(game_id) as change:
             seat = next((s for s in change.seats if s.user_id == user.pk and not s.is_bot), None)
             if seat is None or change.game.status not in statuses:

@@ -27,9 +27,15 @@ from games import services, table_write
 from games.engines import registry
 from games.errors import NotAllowed
 from games.models import Event, Game, Report, Seat
-from games.services import bot_time, chat, notify, vacation
+from games.services import bot_time, chat, moderation, notify, vacation
 from games.services.departure import player_departed
-from tests.games.helpers import a_move_that_ends_the_turn, next_human_move, seat_users, turn_game
+from tests.games.helpers import (
+    a_move_that_ends_the_turn,
+    next_human_move,
+    seat_users,
+    to_the_show_of_hands,
+    turn_game,
+)
 from tests.lock_waits import until_queued
 
 PASSWORD = "a-long-test-password"
@@ -586,3 +592,56 @@ def test_a_turn_played_as_the_reminder_sweep_reads_it_is_not_reminded(started, m
 
     assert sent == [0]
     assert not Notification.objects.filter(user=player, kind=Notification.Kind.REMINDER).exists()
+
+
+def _a_move_asking(game: Game, mover: int, asked: int) -> dict[str, Any] | None:
+    """A legal move of ``mover`` after which the game waits on ``asked``."""
+    engine = registry.get(game.engine)
+    for action in engine.legal_actions(game.state, mover):
+        after, _events = engine.apply(game.state, mover, action)
+        if asked in engine.waiting_for(after).seats:
+            return action
+    return None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_closing_crossing_a_move_that_asks_the_player_again_queues_behind_it(
+    started, admin_user, monkeypatch
+):
+    """Bob let a show of hands time out (a moderator forced its deadline: his "Quick!"
+    notice stays unread); a later move asks him again, and marks that old notice read, as
+    Bob closes his account. The move holds the table, then writes Bob's notices; the closing
+    must take the table before Bob's notices too, or each waits for the other (a deadlock:
+    the move lost, "The site is busy")."""
+    game = started("imperador")
+    engine = registry.get(game.engine)
+    users = seat_users(game)
+    bob_seat = next(s for s in to_the_show_of_hands(game).seats if s in users)
+    closing = users[bob_seat]
+    moderation.force_deadline(admin_user, game.pk, "test: nobody answered")
+    quick = Notification.objects.get(user=closing, game_id=game.pk, kind=Notification.Kind.WINDOW)
+    move = None
+    for _step in range(20):
+        game.refresh_from_db()
+        waiting = engine.waiting_for(game.state)
+        assert bob_seat not in waiting.seats, "Bob was asked before the crossing"
+        mover = waiting.seats[0]
+        move = _a_move_asking(game, mover, bob_seat)
+        if move is not None:
+            break
+        step = engine.legal_actions(game.state, mover)[0]
+        services.act(users[mover], game.pk, game.version_for(mover), step)
+    assert move is not None, "no move asked Bob again"
+    quick.refresh_from_db()
+    assert quick.read_at is None
+    version = game.version_for(mover)
+
+    outcomes = _cross(
+        monkeypatch,
+        lambda: services.act(users[mover], game.pk, version, move, "k").replayed,
+        _close_or_ban("close", closing, admin_user),
+    )
+
+    assert outcomes == {"move": False, "other": 302}
+    held = Seat.objects.get(game=game, user=closing)
+    assert (held.is_bot, held.bot_reason) == (True, "closed")
