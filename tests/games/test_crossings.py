@@ -369,11 +369,11 @@ def test_a_game_the_bots_end_as_the_player_who_left_it_closes_his_account_is_no_
 ):
     """Bob left a game on his turn (his "your turn" stays unread: the bot played it), then
     Alice left it too. Carol leaves it as Bob closes his account: the bots play it to the
-    end, and the end marks Bob's old notice read and tells him the result. Bob's closing
-    deletes his notices, so it waits for Carol's change; that change, committing, checks that
-    Bob's row still exists (the new notice names him), which a closing holding his row FOR
-    UPDATE, more than it took first, makes wait in turn: a deadlock, Carol's quit or Bob's
-    closing cancelled ("The site is busy")."""
+    end, and the end marks Bob's old notice read and tells him the result. Bob's closing,
+    which deletes his notices, must queue behind Carol's change: that change, committing,
+    checks Bob's row (the new notice names him), which a closing that held his row FOR UPDATE
+    while it waited for the notice made wait in turn (a deadlock, Carol's quit or Bob's
+    closing cancelled: "The site is busy"). The closing now also takes that table first."""
     seeds = iter(range(1000))
     monkeypatch.setattr(bot_time, "new_rng", lambda: random.Random(next(seeds)))
     for _deal in range(20):
@@ -471,7 +471,7 @@ def test_a_ban_that_ends_a_game_the_closing_player_left_then_waits_for_his_table
 def test_a_table_cancelled_as_the_invited_player_closes_his_account_is_no_deadlock(
     started, admin_user, monkeypatch
 ):
-    """Bob is closing his account (his row and notices held, his tables being left) when
+    """Bob is closing his account (his row held, his tables being left) when
     Alice invites him to a new table, then cancels it: the cancel marks his invitation read
     and tells him, and, committing, checks his row (the new notice names him). His closing,
     at its end, deletes that invitation's notice, so it waits for the cancel: had it taken his
@@ -505,7 +505,7 @@ def test_a_table_cancelled_as_the_invited_player_closes_his_account_is_no_deadlo
         target=run, args=("close", _close_or_ban("close", bob, admin_user)), name="close"
     )
     closer.start()
-    assert close_paused.wait(10)  # at the table Bob plays, his row and notices held
+    assert close_paused.wait(10)  # at the table Bob plays, his row held
     services.game_invite(alice, table.pk, ["bob"])
     canceller = threading.Thread(
         target=run, args=("cancel", lambda: services.game_cancel(alice, table.pk)), name="cancel"
