@@ -337,7 +337,10 @@ class GameChange:
             notices = notify.wait_opened(
                 game, self.engine, self.state, self.waiting, self.seats, self.movers
             )
-        # the events, the game's row and the notices of the wait it opened: one round trip
+        elif not finished_now and game.status == Game.Status.ACTIVE and self.movers:
+            notices = notify.answered(game, self.seats, self.movers)
+        # the events, the game's row and the notices of the wait it opened (or the answer read):
+        # one round trip
         written = table_write.write_change(
             game,
             self._events,

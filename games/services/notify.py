@@ -135,8 +135,20 @@ def wait_opened(
         )
     # one batch for the whole table, older wait notices included (see _notify_wait), and the
     # movers' own: a move made through the API or a socket left "Your turn" unread on the bell
-    movers_read = [s.user_id for i, s in humans.items() if i in movers and s.user_id is not None]
-    return notice_batch(notices, supersede=(game.pk, WAIT_KINDS), read_for=movers_read)
+    return notice_batch(notices, supersede=(game.pk, WAIT_KINDS), read_for=_users(humans, movers))
+
+
+def answered(game: Game, seats: list[Seat], movers: set[int]) -> NoticeBatch | None:
+    """A move inside a wait that goes on (an answer to a window the others still owe): the
+    movers' own notices of it are read. Only a move that opened a new wait read them: answered
+    through the API, "Quick! ... needs your answer" stayed on the bell until the window ended.
+    Nobody else's notices change (who has answered stays secret)."""
+    readers = _users(_humans(seats), movers)
+    return notice_batch([], supersede=(game.pk, WAIT_KINDS), read_for=readers) if readers else None
+
+
+def _users(humans: dict[int, Seat], indexes: set[int]) -> list[int]:
+    return [s.user_id for i, s in humans.items() if i in indexes and s.user_id is not None]
 
 
 def _read_wait_notices(user: User, game: Game) -> None:

@@ -25,7 +25,13 @@ from games.engines import registry
 from games.errors import GameError
 from games.models import Event, Game, Seat
 from games.services import notify, vacation
-from tests.games.helpers import next_human_move, play_to_the_end, seat_users, turn_game
+from tests.games.helpers import (
+    next_human_move,
+    play_to_the_end,
+    seat_users,
+    to_the_show_of_hands,
+    turn_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -657,6 +663,32 @@ def test_a_move_through_the_api_or_a_turn_timed_out_reads_its_your_turn(started,
     assert Notification.objects.filter(
         user=next_user, game_id=game.pk, kind=Notification.Kind.TIMEOUT, read_at__isnull=True
     ).exists()
+
+
+def _unread_waits(user, game) -> int:
+    return Notification.objects.filter(
+        user=user, game_id=game.pk, kind__in=notify.WAIT_KINDS, read_at__isnull=True
+    ).count()
+
+
+def test_an_answer_inside_a_window_reads_its_own_notice_and_nobody_elses(started):
+    """A show of hands' "Quick! ... needs your answer" stayed unread once answered through the
+    API while the window waited on others: only a move that opened a new wait read the movers'
+    notices (the table page reads them as it draws), so the bell, which now counts live, said
+    it until the window ended (review, 2026-12-07). The other asked seat's notice is left as it
+    was."""
+    game = started("imperador")
+    waiting = to_the_show_of_hands(game)
+    users = seat_users(game)
+    answering, silent = waiting.seats[0], waiting.seats[1]
+    assert _unread_waits(users[answering], game) == 1
+    assert _unread_waits(users[silent], game) == 1
+    down = {"type": "hand", "choice": "down"}
+    services.act(users[answering], game.pk, game.version_for(answering), down)
+    game.refresh_from_db()
+    assert game.wait_window == "hands"  # the window still waits on the silent seat
+    assert _unread_waits(users[answering], game) == 0
+    assert _unread_waits(users[silent], game) == 1
 
 
 def test_no_email_for_a_wait_past_its_deadline_that_the_sweep_has_not_closed_yet(
