@@ -21,9 +21,17 @@ class KeptKeyInput(forms.HiddenInput):
     page hides, and static/js/kept-key.js makes its value the page's own."""
 
     input_type = "text"
+    MARK = "-kept"  # what kept-key.js adds to the value the page was drawn with
 
     def __init__(self, attrs: dict[str, Any] | None = None) -> None:
         super().__init__({"hidden": True, "data-kept-key": "", **(attrs or {})})
+
+    def format_value(self, value: Any) -> str | None:
+        # A refused form is drawn again with the key as sent, already marked: drawn as it was
+        # first written, the script's mark makes it the sent key again. Drawn marked, each
+        # refusal marked it once more, and the tenth was refused for its key's length.
+        text = super().format_value(value)
+        return text.removesuffix(self.MARK) if text else text
 
     @property
     def is_hidden(self) -> bool:  # drawn with the hidden fields, without a label
