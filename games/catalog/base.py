@@ -53,9 +53,11 @@ def join(items: list[str]) -> str:
 def sentence_case(text: str, names: Iterable[str]) -> str:
     """The sentence with a capital first letter, unless it opens with a player's name: a name
     stays as its player wrote it ("caiophone played…" read "Caiophone played…" beside the
-    seats' "caiophone")."""
-    if any(name and text.startswith(str(name)) for name in names):
-        return text
+    seats' "caiophone"). ``names``: those the sentence itself named; a name opens it only as
+    a whole word (beside a player called "b", "bat goes into…" kept its small letter)."""
+    for name in names:
+        if name and text.startswith(name) and not text[len(name) : len(name) + 1].isalnum():
+            return text
     return text[:1].upper() + text[1:]
 
 
@@ -69,10 +71,13 @@ class Words:
     def __init__(self, players: Sequence[str], presentation: Presentation) -> None:
         self.players = list(players)
         self.presentation = presentation
+        self.named: list[str] = []  # the names this sentence used (sentence_case)
 
     def name(self, seat: Any) -> str:
         if is_seat(seat) and 0 <= seat < len(self.players):
-            return str(self.players[seat])
+            name = str(self.players[seat])
+            self.named.append(name)
+            return name
         return _("someone")
 
     def names(self, seats: Any) -> str:
@@ -212,7 +217,7 @@ class Presentation:
             except (KeyError, TypeError, ValueError, AttributeError):  # odd data: say what we can
                 text = ""
             if text:
-                return sentence_case(text, words.players)
+                return sentence_case(text, words.named)
         return self.fallback_sentence(kind, dict(data), words)
 
     def fallback_sentence(self, kind: str, data: dict[str, Any], w: Words) -> str:

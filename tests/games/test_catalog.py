@@ -218,3 +218,27 @@ def test_a_sentence_that_opens_with_a_name_keeps_the_name_as_written(slug):
     assert opened_with_a_name
     # a line that opens with a word still begins with a capital
     assert catalog.get("no-such-game").sentence({"kind": "table_flipped"}, names)[0] == "T"
+
+
+@pytest.mark.parametrize(
+    "names",
+    [
+        ["b", "noa"],  # a name that is only the first letters of the opening word
+        ["bat", "noa"],  # a name that is the opening word, but not this sentence's name
+        ["Bat", "noa"],
+    ],
+)
+def test_a_sentence_that_opens_with_a_card_begins_with_a_capital_whatever_the_names(names):
+    """A sentence kept its small first letter whenever it began with the letters of any
+    player's name: beside a player called "b" (or "bat"), "Bat goes into noa's row." read
+    "bat goes into noa's row." (review, 2026-12-07)."""
+    cockroach = catalog.get("cockroach-poker-royal")
+    line = cockroach.sentence(
+        {"kind": "to_row", "data": {"card": {"kind": "bat"}, "seat": 1}}, names
+    )
+    assert line == "Bat goes into noa's row."
+    # the seat's own name opening it stays as written
+    mine = cockroach.sentence(
+        {"kind": "to_row", "data": {"card": {"kind": "bat"}, "seat": 0}}, ["noa", "b"]
+    )
+    assert mine.startswith("Bat goes into noa")
