@@ -5,6 +5,7 @@ answered a window."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import random
 from datetime import timedelta
@@ -356,3 +357,43 @@ def test_a_players_notices_are_not_named_by_numbers_that_count_the_reminders_bet
     client.post("/notifications/read/", {"id": posted[0], "page": "1"})
     unread = Notification.objects.filter(user=watcher, kind=friendly, read_at=None)
     assert unread.count() == 1
+
+
+def test_the_bells_count_on_a_players_own_socket_says_nothing_of_another_seats_answer(
+    started, make_user
+):
+    """The player's own socket carries the bell's count, sent whenever it differs from the
+    last one sent, on a ping or a beat. A count changed without a ping (a friend request from
+    a second account pings nobody) would turn any ping into a frame: a ping to every seat on
+    another's secret answer would then tell bob, waiting without beating, that carol had
+    answered. No frame comes until bob beats, and then it carries only his own count."""
+    from asgiref.sync import sync_to_async
+
+    from accounts.notifications import unread_count
+    from accounts.services import friend_request_send
+    from tests.games.helpers import connect
+
+    game = started("imperador")
+    waiting = to_the_show_of_hands(game)
+    users = seat_users(game)
+    bob, carol = waiting.seats[0], waiting.seats[1]
+    game.refresh_from_db()
+    second_account = make_user("bobs-sock")
+
+    async def scenario() -> tuple[int, bool, dict]:
+        socket, connected, _code = await connect(users[bob], "/ws/me/")
+        assert connected
+        first = await socket.receive_json_from(timeout=5)
+        await sync_to_async(friend_request_send)(second_account, users[bob])  # no ping
+        down = {"type": "hand", "choice": "down"}
+        await sync_to_async(services.act)(users[carol], game.pk, game.version_for(carol), down)
+        silent = await socket.receive_nothing(timeout=1)
+        await socket.send_json_to({"type": "heartbeat"})
+        beat = await socket.receive_json_from(timeout=5)
+        await socket.disconnect()
+        return first["unread"], silent, beat
+
+    before, silent, beat = asyncio.run(scenario())
+    assert Game.objects.get(pk=game.pk).wait_window == "hands"  # carol's answer is secret
+    assert silent, "a frame came when carol answered"
+    assert beat["unread"] == before + 1 == unread_count(users[bob])  # the request, at the beat
