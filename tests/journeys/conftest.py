@@ -4,6 +4,7 @@ headless Debian Chromium driven by Playwright (never a downloaded browser)."""
 
 from __future__ import annotations
 
+import shutil
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
@@ -25,25 +26,56 @@ class Stack:
     emails: Path
 
 
-@pytest.fixture
-def stack(transactional_db, tmp_path, monkeypatch) -> Iterator[Stack]:
-    # Playwright's sync API runs an event loop in this thread; the ORM reads between browser
-    # steps are plain blocking calls.
-    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
-    emails = tmp_path / "emails"
-    env = {"EMAIL_FILE_PATH": str(emails), "LOG_LEVEL": "WARNING"}
+@dataclass
+class Servers:
+    """Daphne and the Celery worker, shared by the journeys of a package run (starting the two
+    for each journey cost more than most journeys themselves)."""
+
+    base: str
+    emails: Path
+    worker: Worker
+
+
+@pytest.fixture(scope="package")
+def servers(django_db_setup, tmp_path_factory) -> Iterator[Servers]:
+    """One Daphne (HTTP + WebSockets) and one Celery worker with beat for the journeys, on the
+    test database and Redis, writing every email as a file into ``emails``. Package-scoped, not
+    session-scoped: outside tests/journeys a test's own worker must be the only one on its
+    queues. Between journeys nothing of one is left for the next: the database is emptied
+    (transactional_db), Redis flushed and the emails folder emptied (``stack``)."""
+    folder = tmp_path_factory.mktemp("journeys")
+    emails = folder / "emails"
+    # The servers ran with the journeys' DJANGO_ALLOW_ASYNC_UNSAFE when each journey started
+    # its own (their environment was the test's): kept as it was.
+    env = {
+        "EMAIL_FILE_PATH": str(emails),
+        "LOG_LEVEL": "WARNING",
+        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
+    }
     flush_broker()
-    worker = Worker(tmp_path, sweep_seconds=1.0, extra_env=env)
+    worker = Worker(folder, sweep_seconds=1.0, extra_env=env)
     worker.spawn()  # from this thread (see Worker.spawn); both come up at once
     proc = None
     try:
-        proc, base = start_daphne(server_env(**env), tmp_path / "daphne.log")
+        proc, base = start_daphne(server_env(**env), folder / "daphne.log")
         worker.wait_ready()
-        yield Stack(base, emails)
-        assert worker.process is not None and worker.process.poll() is None, "the worker died"
+        yield Servers(base, emails, worker)
     finally:
         stop(proc, grace=1)  # its sockets keep it up on SIGTERM; nothing left to serve
-        worker.kill()  # nothing to finish gracefully: the test is over
+        worker.kill()  # nothing to finish gracefully: the journeys are over
+
+
+@pytest.fixture
+def stack(transactional_db, servers, monkeypatch) -> Iterator[Stack]:
+    # Playwright's sync API runs an event loop in this thread; the ORM reads between browser
+    # steps are plain blocking calls.
+    monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+    flush_broker()  # as a journey's own new worker found it (the cache's clear does it too)
+    shutil.rmtree(servers.emails, ignore_errors=True)
+    process = servers.worker.process
+    assert process is not None and process.poll() is None, "the worker died"
+    yield Stack(servers.base, servers.emails)
+    assert process.poll() is None, "the worker died"
 
 
 @pytest.fixture
