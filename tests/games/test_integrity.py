@@ -189,6 +189,8 @@ def test_no_page_api_answer_or_event_list_shows_a_seat_a_card_it_may_not_know(st
         if game.status != Game.Status.ACTIVE:
             break
         real_state = game.state
+        # the event rows of this step (nothing below writes one before the move)
+        rows = list(Event.objects.filter(game=game).order_by("seq"))
         for seat, client in clients.items():
             # Pages are slow to render twice: every seat's page every third step, API every step.
             with_page = steps % 3 == seat % 3
@@ -212,11 +214,7 @@ def test_no_page_api_answer_or_event_list_shows_a_seat_a_card_it_may_not_know(st
             assert client.get(f"/api/games/{game.pk}").json()["view"] == api["view"]
             Game.objects.filter(pk=game.pk).update(state=real_state)
             # rows are numbered per seat: the n-th row this seat may see
-            mine = [
-                r
-                for r in Event.objects.filter(game=game).order_by("seq")
-                if r.audience is None or seat in r.audience
-            ]
+            mine = [r for r in rows if r.audience is None or seat in r.audience]
             assert len(mine) == game.version_for(seat)
             for entry in client.get(
                 f"/api/games/{game.pk}/events?after={max(0, game.version_for(seat) - 3)}"
