@@ -13,6 +13,14 @@ from django.utils import translation
 from games import live_read
 
 
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The long tests (marker ``slow``) first, the rest in their order. pytest-xdist's
+    worksteal hands each worker a contiguous share and lets an idle worker take the pending
+    end of another's: a minute-long test collected last kept one worker busy alone at the
+    end of the run; first, the others' short tests fill in around it."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)
+
+
 @pytest.fixture(autouse=True, scope="session")
 def _clears_only_own_redis_database():
     """A test may empty only its own worker's Redis database (config/settings/test.py): a

@@ -32,6 +32,7 @@ def seat_columns() -> set[str]:
 
 
 @pytest.mark.django_db(transaction=True)  # migrations back and forth outside a test transaction
+@pytest.mark.slow
 def test_a_database_whose_seat_column_an_earlier_release_dropped_migrates():
     """A site on 4c018ee..8098158^ has no games_seat.last_seen_version; 0013 set its default
     and failed there, so the upgrade stopped with the games tables of the older schema."""
@@ -53,6 +54,7 @@ def test_a_database_whose_seat_column_an_earlier_release_dropped_migrates():
 
 
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.slow
 def test_a_database_that_still_has_the_column_retires_then_drops_it():
     call_command("migrate", "games", "0012", verbosity=0)
     try:

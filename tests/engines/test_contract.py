@@ -53,6 +53,7 @@ def forged_variants(action):
 
 
 @pytest.mark.parametrize(("engine", "players"), CASES)
+@pytest.mark.slow
 def test_every_legal_action_is_accepted_and_everything_else_is_refused_unchanged(engine, players):
     rng = random.Random(players)
     for run in runs(engine, players, count=3):
@@ -156,6 +157,7 @@ def test_every_card_is_in_exactly_one_place_after_every_action(engine, players):
 
 
 @pytest.mark.parametrize(("engine", "players"), CASES)
+@pytest.mark.slow
 def test_nothing_a_seat_may_not_know_changes_its_view(engine, players):
     scramble = scrambler(engine)
     rng = random.Random(7 * players)

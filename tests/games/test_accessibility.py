@@ -55,6 +55,7 @@ def _serious(results: dict) -> list[str]:
 
 
 @pytest.mark.parametrize("engine", sorted(registry.ENGINES))
+@pytest.mark.slow
 def test_no_serious_violations_on_the_pages_of_a_game(engine, started, live_server, monkeypatch):
     from axe_playwright_python.sync_playwright import Axe
     from playwright.sync_api import sync_playwright

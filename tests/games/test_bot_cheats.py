@@ -117,6 +117,7 @@ def record_notices(seen: dict[tuple[int, int], dict], game: Game) -> None:
         seen.setdefault((fidget["n"], fidget["turn"]), dict(fidget))
 
 
+@pytest.mark.slow
 def test_a_guard_names_a_bot_cheater_no_better_than_chance(alice, clock):
     """Estimators, from what the human seat reads (its view's fidget notices, which carry the
     seat on turn and the guard, and the public event rows): (a) the seat on turn when the fidget
@@ -190,6 +191,7 @@ class Watcher:
         self.changes.append(rows)
 
 
+@pytest.mark.slow
 def test_a_cheat_comes_alone_in_its_change_whether_a_bot_or_a_person_made_it(trio, clock):
     """Alice watches bob (a person) and two bots cheat. Every fidget she sees is the only row
     of its change, with its own time: its shape says nothing of who made it. (A bot's cheat
@@ -233,6 +235,7 @@ def test_a_cheat_comes_alone_in_its_change_whether_a_bot_or_a_person_made_it(tri
     assert min(alone.values()) >= 30, alone
 
 
+@pytest.mark.slow
 def test_a_secret_decline_never_makes_a_bot_race_where_others_see_it(trio, clock):
     """Bob declines a cockroach race in secret while a bot holding a card that races still
     owes it — alice still owing it too, or having declined already: alice observes nothing (no

@@ -75,6 +75,7 @@ def test_a_stranger_is_refused_and_errors_reach_only_the_sender(started, make_us
 
 
 @pytest.mark.skipif(IDLE_SECONDS <= 0, reason="idle soak disabled")
+@pytest.mark.slow
 def test_an_idle_socket_still_hears_the_next_move_after_a_minute(started):
     """channels-redis with redis-py 8 dropped idle consumers every ~5 s without an explicit
     socket_timeout; this keeps a socket idle for over a minute on the real Redis layer."""

@@ -173,6 +173,7 @@ def test_a_friend_of_a_player_may_spectate_unless_the_creator_turned_it_off(star
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("engine", sorted(registry.ENGINES))
+@pytest.mark.slow
 def test_no_page_api_answer_or_event_list_shows_a_seat_a_card_it_may_not_know(started, engine):
     """At every step of a whole game, for every seat: changing everything that seat may not
     know (other hands, hidden piles, unseen cards) leaves its page, API answer and event list

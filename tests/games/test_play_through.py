@@ -28,6 +28,7 @@ def clients_for(game: Game) -> dict[int, Client]:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.slow
 def test_three_people_play_a_whole_game_through_the_pages(started, engine):
     game = started(engine)
     clients = clients_for(game)
@@ -62,6 +63,7 @@ def test_three_people_play_a_whole_game_through_the_pages(started, engine):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("engine", ENGINES)
+@pytest.mark.slow
 def test_three_people_play_a_whole_game_through_the_api(trio, engine):
     clients = {}
     for user in trio:

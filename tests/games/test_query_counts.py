@@ -241,6 +241,7 @@ def test_finished_games_come_a_page_at_a_time_newest_first(alice):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("engine_name", ["imperador", "mogel-motte"])
+@pytest.mark.slow
 def test_your_move_follows_a_window_seat_by_seat(started, engine_name):
     """A reaction window waits on several seats: each is listed under "your move" until it
     answered, and no longer after (wait_mask), without the others' answers showing."""

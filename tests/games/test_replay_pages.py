@@ -55,6 +55,7 @@ def main_of(html: str) -> str:
 
 @pytest.mark.django_db
 @pytest.mark.parametrize(("engine", "players"), COUNTS)
+@pytest.mark.slow
 def test_every_step_of_a_finished_game_draws_the_games_board_with_names(alice, engine, players):
     User.objects.filter(pk=alice.pk).update(display_name="Anouk")
     game = services.game_create(alice, engine=engine, seats=players, bots=players - 1)

@@ -38,6 +38,7 @@ def two_humans_and_a_bot(alice, bob, engine: str, window: int) -> Game:
     return game
 
 
+@pytest.mark.slow
 def test_a_window_closed_by_a_bot_at_its_deadline_leaves_the_next_humans_turn_untouched(
     alice, bob, worker
 ):
@@ -83,6 +84,7 @@ def test_a_window_closed_by_a_bot_at_its_deadline_leaves_the_next_humans_turn_un
     assert checked_turns == 2, "no window was closed by the bot before a human's turn"
 
 
+@pytest.mark.slow
 def test_three_hundred_failing_deadlines_do_not_delay_a_healthy_one_by_more_than_a_sweep(
     alice, bob, tmp_path
 ):
