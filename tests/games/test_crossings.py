@@ -59,6 +59,41 @@ def _pause_the_move_before_its_write(
     return locked, go
 
 
+def _outcomes() -> tuple[dict[str, Any], Callable[[str, Callable[[], Any]], None]]:
+    """What each crossing thread ended with, by its name (its answer, or the error it raised,
+    collected and asserted by the test), and the ``run(name, work)`` each thread runs."""
+    outcomes: dict[str, Any] = {}
+
+    def run(name: str, work: Callable[[], Any]) -> None:
+        try:
+            outcomes[name] = work()
+        except Exception as error:  # collected and asserted by the test
+            outcomes[name] = error
+        finally:
+            connection.close()
+
+    return outcomes, run
+
+
+def _pause_after(
+    monkeypatch: pytest.MonkeyPatch, module: Any, function: str, thread: str
+) -> tuple[threading.Event, threading.Event]:
+    """In the thread named ``thread``, ``module.function`` does its work, then stops (inside
+    its change: written, not committed) until ``go`` is set; ``paused`` says it got there."""
+    paused, go = threading.Event(), threading.Event()
+    real = getattr(module, function)
+
+    def pausing(*args: Any, **kwargs: Any) -> Any:
+        result = real(*args, **kwargs)
+        if threading.current_thread().name == thread:
+            paused.set()
+            assert go.wait(10)
+        return result
+
+    monkeypatch.setattr(module, function, pausing)
+    return paused, go
+
+
 def _cross(
     monkeypatch: pytest.MonkeyPatch,
     move: Callable[[], Any],
@@ -69,15 +104,7 @@ def _cross(
     then the move writes. Each thread's outcome (under ``name``, and "other"): its answer,
     or the error it raised."""
     locked, go = _pause_the_move_before_its_write(monkeypatch, name)
-    outcomes: dict[str, Any] = {}
-
-    def run(name: str, work: Callable[[], Any]) -> None:
-        try:
-            outcomes[name] = work()
-        except Exception as error:  # collected and asserted by the caller
-            outcomes[name] = error
-        finally:
-            connection.close()
+    outcomes, run = _outcomes()
 
     mover = threading.Thread(target=run, args=(name, move), name=name)
     mover.start()
@@ -174,7 +201,7 @@ def test_a_join_crossing_the_players_account_closed_or_banned_leaves_no_seat(tri
         alice, engine="cockroach-poker-royal", seats=3, join_policy=Game.JoinPolicy.ANYONE
     )
     held, release = threading.Event(), threading.Event()
-    answers: dict[str, Any] = {}
+    answers, run = _outcomes()
 
     def hold() -> None:  # another change at the table, under way
         try:
@@ -182,14 +209,6 @@ def test_a_join_crossing_the_players_account_closed_or_banned_leaves_no_seat(tri
                 Game.objects.select_for_update(no_key=True).get(pk=table.pk)
                 held.set()
                 assert release.wait(10)
-        finally:
-            connection.close()
-
-    def run(name: str, send: Callable[[], Any]) -> None:
-        try:
-            answers[name] = send()
-        except Exception as error:  # collected and asserted below
-            answers[name] = error
         finally:
             connection.close()
 
@@ -389,25 +408,9 @@ def test_a_game_the_bots_end_as_the_player_who_left_it_closes_his_account_is_no_
     his_turn = Notification.objects.get(user=bob, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
     assert his_turn.read_at is None
 
-    ended, go = threading.Event(), threading.Event()
-    real = notify.game_finished
-
-    def game_finished(*args: Any) -> None:
-        real(*args)
-        if threading.current_thread().name == "quit":  # the end written, not yet committed
-            ended.set()
-            assert go.wait(10)
-
-    monkeypatch.setattr(notify, "game_finished", game_finished)
-    outcomes: dict[str, Any] = {}
-
-    def run(name: str, work: Callable[[], Any]) -> None:
-        try:
-            outcomes[name] = work()
-        except Exception as error:  # collected and asserted below
-            outcomes[name] = error
-        finally:
-            connection.close()
+    # the quit stops once the end is written, not yet committed
+    ended, go = _pause_after(monkeypatch, notify, "game_finished", "quit")
+    outcomes, run = _outcomes()
 
     close = _close_or_ban("close", bob, admin_user)
     quitter = threading.Thread(
@@ -481,25 +484,9 @@ def test_a_table_cancelled_as_the_invited_player_closes_his_account_is_no_deadlo
     alice, bob = seat_users(playing)[0], seat_users(playing)[1]
     table = services.game_create(alice, engine="imperador", seats=3)
     close_paused, close_go = _pause_the_move_before_its_write(monkeypatch, "close")
-    cancel_paused, cancel_go = threading.Event(), threading.Event()
-    real = notify.table_cancelled
-
-    def table_cancelled(*args: Any) -> None:
-        real(*args)
-        if threading.current_thread().name == "cancel":  # told, not yet committed
-            cancel_paused.set()
-            assert cancel_go.wait(10)
-
-    monkeypatch.setattr(notify, "table_cancelled", table_cancelled)
-    outcomes: dict[str, Any] = {}
-
-    def run(name: str, work: Callable[[], Any]) -> None:
-        try:
-            outcomes[name] = work()
-        except Exception as error:  # collected and asserted below
-            outcomes[name] = error
-        finally:
-            connection.close()
+    # the cancel stops once Bob is told, not yet committed
+    cancel_paused, cancel_go = _pause_after(monkeypatch, notify, "table_cancelled", "cancel")
+    outcomes, run = _outcomes()
 
     closer = threading.Thread(
         target=run, args=("close", _close_or_ban("close", bob, admin_user)), name="close"
