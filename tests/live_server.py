@@ -21,6 +21,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parents[1]
 START_SECONDS = 60
 DAPHNE = [sys.executable, "-m", "daphne", "-b", "127.0.0.1"]
+# What a test sets for its own process only. A browser test sets DJANGO_ALLOW_ASYNC_UNSAFE
+# (Playwright's sync API runs an event loop in the test's thread, and the test's ORM calls
+# between browser steps are plain blocking calls); a server or worker inheriting it would
+# hide the SynchronousOnlyOperation that production raises for a sync ORM call made from an
+# async context (a consumer, an async view or middleware).
+TEST_PROCESS_ONLY = frozenset({"DJANGO_ALLOW_ASYNC_UNSAFE"})
 
 
 def free_port() -> int:
@@ -55,6 +61,11 @@ def second_connection() -> Any:
     )
 
 
+def inherited_env() -> dict[str, str]:
+    """This process's environment, less what only the test process itself may have."""
+    return {name: value for name, value in os.environ.items() if name not in TEST_PROCESS_ONLY}
+
+
 def production_env(**extra: str) -> dict[str, str]:
     """Environment for a subprocess on the production settings (their logging, their checks),
     with what they require set, on this test's Redis database."""
@@ -63,7 +74,7 @@ def production_env(**extra: str) -> dict[str, str]:
     from django.conf import settings
 
     return {
-        **os.environ,
+        **inherited_env(),
         "DJANGO_SETTINGS_MODULE": "config.settings.production",
         "SECRET_KEY": secrets.token_urlsafe(50),
         "REDIS_URL": settings.REDIS_URL,
@@ -78,7 +89,7 @@ def server_env(**extra: str) -> dict[str, str]:
     from django.conf import settings
 
     return {
-        **os.environ,
+        **inherited_env(),
         "DJANGO_SETTINGS_MODULE": "config.settings.test",
         "DATABASE_URL": database_url(),
         "REDIS_URL": settings.REDIS_URL,

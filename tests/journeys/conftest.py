@@ -45,13 +45,9 @@ def servers(django_db_setup, tmp_path_factory) -> Iterator[Servers]:
     (transactional_db), Redis flushed and the emails folder emptied (``stack``)."""
     folder = tmp_path_factory.mktemp("journeys")
     emails = folder / "emails"
-    # The servers ran with the journeys' DJANGO_ALLOW_ASYNC_UNSAFE when each journey started
-    # its own (their environment was the test's): kept as it was.
-    env = {
-        "EMAIL_FILE_PATH": str(emails),
-        "LOG_LEVEL": "WARNING",
-        "DJANGO_ALLOW_ASYNC_UNSAFE": "true",
-    }
+    # Without DJANGO_ALLOW_ASYNC_UNSAFE (server_env never passes it on): a sync ORM call from
+    # an async context fails here as in production (see ``stack`` for the test process's own)
+    env = {"EMAIL_FILE_PATH": str(emails), "LOG_LEVEL": "WARNING"}
     flush_broker()
     worker = Worker(folder, sweep_seconds=1.0, extra_env=env)
     worker.spawn()  # from this thread (see Worker.spawn); both come up at once
@@ -67,8 +63,9 @@ def servers(django_db_setup, tmp_path_factory) -> Iterator[Servers]:
 
 @pytest.fixture
 def stack(transactional_db, servers, monkeypatch) -> Iterator[Stack]:
-    # Playwright's sync API runs an event loop in this thread; the ORM reads between browser
-    # steps are plain blocking calls.
+    # For this (the test's) process only: Playwright's sync API runs an event loop in this
+    # thread, and the ORM reads between browser steps are plain blocking calls. Daphne and the
+    # worker are started without it (tests/live_server.py, TEST_PROCESS_ONLY).
     monkeypatch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
     flush_broker()  # as a journey's own new worker found it (the cache's clear does it too)
     shutil.rmtree(servers.emails, ignore_errors=True)
