@@ -72,13 +72,46 @@ class Reveal:
         return [s for s in self.steps if s.marks]
 
 
+@dataclass(frozen=True)
+class PlayedStep:
+    """One row of the log as the engine replayed it: who, why, what, and what it told."""
+
+    seat: int | None
+    reason: str
+    action: Any
+    told: list[dict[str, Any]]
+
+
+@dataclass(frozen=True)
+class Played:
+    """A game replayed by its engine: ``states[0]`` the deal, ``states[i]`` after ``steps[i - 1]``.
+    No names and no words: the same for every viewer and in every language."""
+
+    steps: list[PlayedStep]
+    states: list[Any]
+
+
+def played(game: Game) -> Played:
+    """The game replayed from its seed, every step."""
+    engine = registry.get(game.engine, game.rules_version)
+    state = engine.setup(game.seats_count, game.options, game.seed)
+    out = Played([], [state])
+    for row in Event.objects.filter(game=game).order_by("seq"):
+        state, events = engine.apply(state, row.seat, row.action)
+        out.steps.append(
+            PlayedStep(row.seat, row.reason, row.action, [e.to_dict() for e in events])
+        )
+        out.states.append(state)
+    return out
+
+
 def reveal(game: Game, players: list[str]) -> Reveal:
     """The finished game step by step from its seed, told by its own presentation. ``players``:
-    the seats' players' names; a move the bot made for a player's seat names it "(bot)"."""
-    engine = registry.get(game.engine, game.rules_version)
+    the seats' players' names; a move the bot made for a player's seat names it "(bot)".
+    (A page shows one step: ``games.reveal_pages``, which keeps the replay.)"""
     presentation = catalog.get(game.engine)
     humans = {s.index for s in game.seats.all() if s.user_id is not None and s.index < len(players)}
-    state = engine.setup(game.seats_count, game.options, game.seed)
+    replayed = played(game)
     out = Reveal(
         [
             RevealStep(
@@ -89,30 +122,28 @@ def reveal(game: Game, players: list[str]) -> Reveal:
                 starts_round=presentation.deal_starts_round,
             )
         ],
-        [state],
+        replayed.states,
     )
-    for index, row in enumerate(Event.objects.filter(game=game).order_by("seq"), start=1):
-        before = state
-        state, events = engine.apply(state, row.seat, row.action)
-        told = [e.to_dict() for e in events]
-        names = _names_for(row, players, humans)
+    for index, row in enumerate(replayed.steps, start=1):
+        names = names_for(row, players, humans)
         out.steps.append(
             RevealStep(
                 index,
                 names[row.seat] if row.seat is not None and row.seat < len(names) else None,
                 [
                     {"text": presentation.sentence(e, names), "secret": e["to"] is not None}
-                    for e in told
+                    for e in row.told
                 ],
-                presentation.marks(before, row.seat, row.action, told, names),
-                any(e["kind"] in presentation.round_kinds for e in told),
+                presentation.marks(
+                    replayed.states[index - 1], row.seat, row.action, row.told, names
+                ),
+                any(e["kind"] in presentation.round_kinds for e in row.told),
             )
         )
-        out.states.append(state)
     return out
 
 
-def _names_for(row: Event, players: list[str], humans: set[int]) -> list[str]:
+def names_for(row: PlayedStep, players: list[str], humans: set[int]) -> list[str]:
     """The names for one step: a player's seat "(bot)" when the bot made the move (their turn
     ran out, the seat was handed over), its player's name when they did; a bot's seat keeps
     its own name."""
