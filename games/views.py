@@ -30,7 +30,7 @@ from games import (
     live_tag,
     pending,
     presenters,
-    replays,
+    reveal_pages,
     selectors,
     services,
 )
@@ -551,15 +551,14 @@ def replay(request: SignedInRequest, game_id: int) -> HttpResponse:
     if not game.is_over or game.state is None:
         raise Http404(_("The reveal opens when the game is over."))
     players = selectors.history_names(game)
-    told = replays.reveal(game, players)
-    last = len(told.steps) - 1
     try:
-        index = max(0, min(int(request.GET.get("step", 0)), last))
+        wanted = int(request.GET.get("step", 0))
     except ValueError:
-        index = 0
+        wanted = 0
+    page = reveal_pages.reveal_page(game, players, wanted)
     presentation = catalog.get(game.engine)
     engine = registry.get(game.engine, game.rules_version)
-    view = presentation.reveal_view(engine, told.states[index])
+    view = presentation.reveal_view(engine, page.state)
     return render(
         request,
         "games/replay.html",
@@ -567,11 +566,11 @@ def replay(request: SignedInRequest, game_id: int) -> HttpResponse:
             "game": game,
             "game_slug": game.engine,
             "players": players,
-            "step": told.steps[index],
-            "index": index,
-            "last": last,
-            "rounds": told.rounds,
-            "marked": told.marked,
+            "step": page.step,
+            "index": page.index,
+            "last": page.last,
+            "rounds": page.rounds,
+            "marked": page.marked,
             "view": view,
             "extras": presentation.board_extras(view, [], None, players),
         },

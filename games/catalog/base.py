@@ -315,7 +315,9 @@ class Presentation:
         events: Sequence[Mapping[str, Any]],
         players: Sequence[str],
     ) -> list[Mark]:
-        """Every bluff and cheat this step made, told with names (the game knows which)."""
+        """Every bluff and cheat this step made, told with names (the game knows which).
+        Whether there are any must not depend on ``players``: the kept reveal finds the marked
+        steps once with stand-in names (games.reveal_pages)."""
         return []
 
 
