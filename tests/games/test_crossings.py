@@ -382,6 +382,32 @@ def test_a_double_click_on_report_this_message_makes_one_report(started, monkeyp
     }
 
 
+def _a_game_bob_and_alice_left_on_his_turn(
+    started: Callable[[str], Game], admin_user: User, monkeypatch: pytest.MonkeyPatch
+) -> tuple[Game, list[User], Notification]:
+    """A Cockroach Poker Royal table dealt on Bob's turn (the deals that were not are aborted:
+    no tables of theirs), which Bob then Alice left: Carol still plays, the bot plays their
+    seats with seeded randomness, and Bob's "your turn" stays unread. The table, its players
+    (alice, bob, carol) and that notice."""
+    seeds = iter(range(1000))
+    monkeypatch.setattr(bot_time, "new_rng", lambda: random.Random(next(seeds)))
+    for _deal in range(20):
+        game = started("cockroach-poker-royal")
+        if list(registry.get(game.engine).waiting_for(game.state).seats) == [1]:
+            break
+        services.game_abort(admin_user, game.pk, "dealt again")
+    else:
+        raise AssertionError("no deal opened on Bob's turn")
+    players = [seat_users(game)[i] for i in range(3)]
+    alice, bob = players[0], players[1]
+    services.game_quit(bob, game.pk)
+    services.game_quit(alice, game.pk)
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE  # Carol still plays
+    his_turn = Notification.objects.get(user=bob, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
+    assert his_turn.read_at is None
+    return game, players, his_turn
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_game_the_bots_end_as_the_player_who_left_it_closes_his_account_is_no_deadlock(
     started, admin_user, monkeypatch
@@ -393,20 +419,9 @@ def test_a_game_the_bots_end_as_the_player_who_left_it_closes_his_account_is_no_
     checks Bob's row (the new notice names him), which a closing that held his row FOR UPDATE
     while it waited for the notice made wait in turn (a deadlock, Carol's quit or Bob's
     closing cancelled: "The site is busy"). The closing now also takes that table first."""
-    seeds = iter(range(1000))
-    monkeypatch.setattr(bot_time, "new_rng", lambda: random.Random(next(seeds)))
-    for _deal in range(20):
-        game = started("cockroach-poker-royal")
-        if list(registry.get(game.engine).waiting_for(game.state).seats) == [1]:
-            break
-    else:
-        raise AssertionError("no deal opened on Bob's turn")
-    alice, bob, carol = (seat_users(game)[i] for i in range(3))
-    services.game_quit(bob, game.pk)
-    services.game_quit(alice, game.pk)
-    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE  # Carol still plays
-    his_turn = Notification.objects.get(user=bob, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
-    assert his_turn.read_at is None
+    game, (_alice, bob, carol), his_turn = _a_game_bob_and_alice_left_on_his_turn(
+        started, admin_user, monkeypatch
+    )
 
     # the quit stops once the end is written, not yet committed
     ended, go = _pause_after(monkeypatch, notify, "game_finished", "quit")
@@ -439,21 +454,11 @@ def test_a_ban_that_ends_a_game_the_closing_player_left_then_waits_for_his_table
     "your turn" still unread) and Alice left too, the ban hands Carol's seat to the bot: the
     bots play it to the end, which marks Bob's notice read; then the ban waits for the next
     table, which Bob's closing holds. The closing, at its end, deletes Bob's notices: had it
-    not taken them before the tables, it would wait for the ban and the ban for it."""
-    seeds = iter(range(1000))
-    monkeypatch.setattr(bot_time, "new_rng", lambda: random.Random(next(seeds)))
-    for _deal in range(20):
-        left = started("cockroach-poker-royal")
-        if list(registry.get(left.engine).waiting_for(left.state).seats) == [1]:
-            break
-        services.game_abort(admin_user, left.pk, "dealt again")  # not a table of theirs now
-    else:
-        raise AssertionError("no deal opened on Bob's turn")
-    alice, bob, carol = (seat_users(left)[i] for i in range(3))
-    services.game_quit(bob, left.pk)
-    services.game_quit(alice, left.pk)
-    his_turn = Notification.objects.get(user=bob, game_id=left.pk, kind=Notification.Kind.YOUR_TURN)
-    assert his_turn.read_at is None
+    not also locked the table that notice is about, in its tables' order, it would wait for
+    the ban and the ban for it."""
+    left, (alice, bob, carol), _his_turn = _a_game_bob_and_alice_left_on_his_turn(
+        started, admin_user, monkeypatch
+    )
     shared = started("cockroach-poker-royal")  # all three play it, after the other
 
     outcomes = _cross(
