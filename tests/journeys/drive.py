@@ -21,6 +21,7 @@ from typing import Any, TypeVar
 from unittest import mock
 
 from django.db import connection
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from accounts.services import friendship_create
 from games import services
@@ -187,6 +188,10 @@ def wait_revision(page: Any, at_least: int, timeout: float = 15_000) -> None:
     )
 
 
+# How long a pick or a click waits for its element before the form is looked for again
+SWAPPED_UNDER_THE_CLICK_MS = 3_000
+
+
 def settle(page: Any) -> None:
     """No part swapped in for a moment: the page takes clicks again."""
     page.wait_for_function("() => Date.now() - (window.__swappedAt || 0) > 450", polling=100)
@@ -211,25 +216,32 @@ def click_move(page: Any, type: str, **fields: Any) -> int:
         page.wait_for_function(FIND_FORM, arg=[type, wanted], timeout=15_000)
         settle(page)
         found = page.evaluate(FIND_FORM, [type, wanted])  # still there after the last swap?
-        if found:
-            break
-    else:
-        raise AssertionError(f"no form for {type} {fields}: {_messages(page)}")
-    form = page.locator("#live-root form").nth(found["index"])
-    for name, value in found["picks"].items():
-        select = form.locator(f'select[name="f_{name}"]')
-        if select.count():
-            select.select_option(value)
+        if not found:
             continue
-        radio = form.locator(f"input[name='f_{name}'][value='{value}']")
-        label = form.locator("label", has=radio)
-        if label.count():
-            label.first.click()
-        else:
-            radio.check(force=True)
-    before = revision(page)
-    form.locator("button").last.click()
-    return before
+        # the form by its place among the live part's forms: a refresh swapped in between
+        # (another page's answer moved this one) may put another form there, whose button
+        # is not the move's; then the form is looked for again
+        form = page.locator("#live-root form").nth(found["index"])
+        try:
+            for name, value in found["picks"].items():
+                select = form.locator(f'select[name="f_{name}"]')
+                if select.count():
+                    select.select_option(value, timeout=SWAPPED_UNDER_THE_CLICK_MS)
+                    continue
+                radio = form.locator(f"input[name='f_{name}'][value='{value}']")
+                label = form.locator("label", has=radio)
+                if label.count():
+                    label.first.click(timeout=SWAPPED_UNDER_THE_CLICK_MS)
+                else:
+                    radio.check(force=True, timeout=SWAPPED_UNDER_THE_CLICK_MS)
+            if page.evaluate(FIND_FORM, [type, wanted]) != found:
+                continue  # swapped while the fields were chosen
+            before = revision(page)
+            form.locator("button").last.click(timeout=SWAPPED_UNDER_THE_CLICK_MS)
+        except PlaywrightTimeout:
+            continue
+        return before
+    raise AssertionError(f"no form for {type} {fields}: {_messages(page)}")
 
 
 def move(page: Any, type: str, **fields: Any) -> None:
