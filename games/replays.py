@@ -2,12 +2,9 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
-from django.utils.translation import gettext as _
-
-from games.catalog import registry as catalog
 from games.catalog.base import Mark
 from games.engines import registry
 from games.models import Event, Game, Seat
@@ -56,22 +53,6 @@ class RevealStep:
     starts_round: bool = False
 
 
-@dataclass
-class Reveal:
-    steps: list[RevealStep] = field(default_factory=list)
-    states: list[Any] = field(default_factory=list)
-
-    @property
-    def rounds(self) -> list[int]:
-        """The steps at which a round begins (the replay's jumps)."""
-        return [s.index for s in self.steps if s.starts_round]
-
-    @property
-    def marked(self) -> list[RevealStep]:
-        """Every step with a bluff or a cheat."""
-        return [s for s in self.steps if s.marks]
-
-
 @dataclass(frozen=True)
 class PlayedStep:
     """One row of the log as the engine replayed it: who, why, what, and what it told."""
@@ -102,44 +83,6 @@ def played(game: Game) -> Played:
             PlayedStep(row.seat, row.reason, row.action, [e.to_dict() for e in events])
         )
         out.states.append(state)
-    return out
-
-
-def reveal(game: Game, players: list[str]) -> Reveal:
-    """The finished game step by step from its seed, told by its own presentation. ``players``:
-    the seats' players' names; a move the bot made for a player's seat names it "(bot)".
-    (A page shows one step: ``games.reveal_pages``, which keeps the replay.)"""
-    presentation = catalog.get(game.engine)
-    humans = {s.index for s in game.seats.all() if s.user_id is not None and s.index < len(players)}
-    replayed = played(game)
-    out = Reveal(
-        [
-            RevealStep(
-                0,
-                None,
-                [{"text": _("The cards are dealt."), "secret": False}],
-                [],
-                starts_round=presentation.deal_starts_round,
-            )
-        ],
-        replayed.states,
-    )
-    for index, row in enumerate(replayed.steps, start=1):
-        names = names_for(row, players, humans)
-        out.steps.append(
-            RevealStep(
-                index,
-                names[row.seat] if row.seat is not None and row.seat < len(names) else None,
-                [
-                    {"text": presentation.sentence(e, names), "secret": e["to"] is not None}
-                    for e in row.told
-                ],
-                presentation.marks(
-                    replayed.states[index - 1], row.seat, row.action, row.told, names
-                ),
-                any(e["kind"] in presentation.round_kinds for e in row.told),
-            )
-        )
     return out
 
 

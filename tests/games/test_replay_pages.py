@@ -115,9 +115,9 @@ def test_the_replay_shows_every_card_face_up_mid_game(trio):
     client = Client()
     client.force_login(bob)
     html = main_of(replay_page(client, game, 1))
-    from games.replays import reveal
+    from games.replays import played
 
-    state = reveal(game, selectors.seat_names(game)).states[1]
+    state = played(game).states[1]
     engine = registry.get(game.engine)
     for seat in range(3):  # each seat's own hand, as only that seat saw it then
         for card in engine.view(state, seat)["you"]["hand"]:
@@ -241,14 +241,15 @@ def test_the_status_line_isolates_each_name(started):
 def test_the_first_round_jump_is_the_deal(started):
     """A 3-round Mogel Motte game offered jumps "1 2", to rounds 2 and 3 (spectators' review,
     2026-12-01): the deal starts round 1, and no event says so."""
-    from games import replays
+    from games.reveal_pages import reveal_page
 
     game = play_to_the_end(started("mogel-motte"), 2)
-    told = replays.reveal(game, selectors.seat_names(game))
-    second = [s.index for s in told.steps if s.index and s.starts_round]
+    names = selectors.seat_names(game)
+    rounds = reveal_page(game, names, 0).rounds
+    second = [i for i in rounds[1:] if reveal_page(game, names, i).step.starts_round]
 
-    assert told.rounds == [0, *second]
-    assert game.state["rounds"] == len(told.rounds)
+    assert rounds == [0, *second]
+    assert game.state["rounds"] == len(rounds)
 
 
 def test_a_long_history_says_where_its_older_moves_are(started):
