@@ -2,7 +2,7 @@
 
 Creates its own players, friendships, API tokens and N three-seat games (all seats human) in
 a dedicated PostgreSQL database (created and migrated if missing), starts Daphne on a free
-loopback port with BENCH_ENDPOINTS=1 (or uses --url), then runs three phases with the same
+loopback port with BENCH_ENDPOINTS=1 (or uses --url), then runs these phases with the same
 concurrency and duration:
 
 * moves: N client threads, each playing its own game through the API: GET the game as the
@@ -12,10 +12,14 @@ concurrency and duration:
   pure engine from the stored state of its own started tables (``Plan``), with the version the
   last answer gave: the same requests as the moves phase's POSTs, without its GETs.
 * reads: the same N games, GET only, each as the seat the moves phase last read it as.
+* bare: N client threads, each GETting /bench/bare/: every middleware, no database, no work
+  (games/bench.py). The least any request costs on this server setup.
 * floor: N client threads, each POSTing /bench/floor/<id>/ on its own aborted game row: one
   locked read, one write, one insert (games/bench.py).
 
-Prints one JSON line per phase and a last line with the ratios. Only the POSTs are the moves
+Prints one JSON line per phase and a last line with the ratios, among them ``loop_bound``: the
+moves phase's throughput over the floor's if every POST cost exactly a floor request and every
+GET between moves only a bare one (CPU per request; the machine saturated). Only the POSTs are the moves
 phase's requests; its GETs are reported as "reads". Each phase also gives the CPU per request
 of the server, PostgreSQL, Redis and the clients. See bench/README.md.
 """
@@ -734,6 +738,19 @@ class PlannedPlayer:
             plan.moves.clear()  # the table is not where the plan thought: take the next
 
 
+class BareClient:
+    def __init__(self, base_url: str) -> None:
+        self.http = Http(base_url)
+        self.tally = Tally()
+
+    def prepare(self) -> None:
+        pass
+
+    def step(self, window: Window) -> None:
+        status, body, started, seconds = self.http.call("GET", "/bench/bare/")
+        self.tally.count(window, status, started, seconds, "bare", body)
+
+
 class FloorClient:
     def __init__(self, base_url: str, game_id: int) -> None:
         self.http = Http(base_url)
@@ -918,6 +935,17 @@ def post_cpu(moves: dict[str, Any], reads: dict[str, Any]) -> float | None:
     return move - moves["reads"] / moves["requests"] * read
 
 
+def loop_bound(moves: dict[str, Any], bare: dict[str, Any], floor: dict[str, Any]) -> float | None:
+    """The moves phase's best throughput over the floor's on this setup: each move a POST that
+    costs what a floor request costs, plus the phase's GETs per move at a bare request's cost.
+    On a saturated machine throughput is the inverse of the CPU per request."""
+    floor_cpu, bare_cpu = cpu_total(floor), cpu_total(bare)
+    if not floor_cpu or not bare_cpu or not moves["requests"]:
+        return None
+    reads_per_move = moves["reads"] / moves["requests"]
+    return ratio(floor_cpu, floor_cpu + reads_per_move * bare_cpu)
+
+
 def ratio(a: float | None, b: float | None) -> float | None:
     return round(a / b, 3) if a and b else None
 
@@ -1004,6 +1032,11 @@ def main(argv: list[str] | None = None) -> int:
             reads = summary("reads", readers, args.seconds, cpu)
             print(json.dumps(reads), flush=True)
 
+            bares = [BareClient(base_url) for _ in fixtures.tables]
+            _, cpu = run_phase(bares, args.warmup, args.seconds, group)
+            bare = summary("bare", bares, args.seconds, cpu)
+            print(json.dumps(bare), flush=True)
+
             _, cpu = run_phase(floors, args.warmup, args.seconds, group)
             add_cpu(floor_cpu, cpu)
             floor = summary("floor", floors, measured, floor_cpu)
@@ -1027,6 +1060,10 @@ def main(argv: list[str] | None = None) -> int:
                         "cpu_per_posts_move_over_floor": ratio(cpu_total(posts), cpu_total(floor)),
                         "cpu_per_move_over_floor": ratio(cpu_total(moves), cpu_total(floor)),
                         "cpu_per_read_over_floor": ratio(cpu_total(reads), cpu_total(floor)),
+                        "cpu_per_bare_over_floor": ratio(cpu_total(bare), cpu_total(floor)),
+                        "reads_per_move": ratio(moves["reads"], moves["requests"]),
+                        # the moves phase's ceiling: POST = a floor, each GET = a bare request
+                        "loop_bound": loop_bound(moves, bare, floor),
                         # the move's POST alone: its reads' share taken out at the GET's cost
                         "cpu_per_post_over_floor": ratio(post_cpu(moves, reads), cpu_total(floor)),
                     }

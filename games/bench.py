@@ -16,7 +16,7 @@ from django.db import transaction
 from django.http import HttpRequest, JsonResponse
 from django.urls import path
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_GET, require_POST
 
 from games.models import Event, Game
 
@@ -40,8 +40,18 @@ def floor(request: HttpRequest, game_id: int) -> JsonResponse:
     return JsonResponse({"id": game_id, "version": version})
 
 
+@require_GET
+def bare(request: HttpRequest) -> JsonResponse:
+    """A request's cost on this stack with no work of its own (every middleware, no database):
+    bench/api_moves.py's bare phase, the least any GET between two moves could cost."""
+    return JsonResponse({"ok": True})
+
+
 app_name = "bench"
-urlpatterns = [path("floor/<int:game_id>/", floor, name="floor")]
+urlpatterns = [
+    path("floor/<int:game_id>/", floor, name="floor"),
+    path("bare/", bare, name="bare"),
+]
 
 
 class EchoConsumer(AsyncJsonWebsocketConsumer):

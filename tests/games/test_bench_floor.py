@@ -74,6 +74,15 @@ def test_floor_statement_count(client, bench_urls, floor_game, django_assert_num
 
 
 @pytest.mark.django_db
+def test_bare_runs_no_sql(client, bench_urls, django_assert_num_queries):
+    with django_assert_num_queries(0):
+        response = client.get("/bench/bare/")
+    assert response.status_code == 200
+    assert response.json() == {"ok": True}
+    assert client.post("/bench/bare/").status_code == 405
+
+
+@pytest.mark.django_db
 def test_floor_refuses_get_and_unknown_games(client, bench_urls, floor_game):
     assert client.get(f"/bench/floor/{floor_game.pk}/").status_code == 405
     assert client.post(f"/bench/floor/{floor_game.pk + 1000}/").status_code == 404
