@@ -58,10 +58,11 @@ def test_the_guard_a_full_sleeve_and_a_last_card_forbid_cheating():
     with pytest.raises(IllegalAction) as caught:
         cheat(state, 0, "A1")
     assert caught.value.code == "guard_cannot_cheat"
-    state, _ = cheat(state, 3, "N4")
+    state, _ = cheat(state, 2, "Q5")
     with pytest.raises(IllegalAction) as caught:
-        cheat(state, 3, "N5")
-    assert caught.value.code in ("sleeve_full", "last_card")
+        cheat(state, 2, "N1")  # two cards left in hand: only the full sleeve forbids it
+    assert caught.value.code == "sleeve_full"
+    state, _ = cheat(state, 3, "N4")
     state["sleeves"][3] = None
     with pytest.raises(IllegalAction) as caught:
         cheat(state, 3, "N5")
@@ -81,6 +82,20 @@ def test_a_sleeve_card_falls_to_the_floor_when_the_turn_after_ends():
     assert fell.to is None and fell.data["seat"] == 2 and "card" not in fell.data
     assert ENGINE.view(state, 0)["floor_count"] == 1
     assert ENGINE.view(state, 2)["you"]["floor"][0]["kind"] == "mosquito"
+
+
+def test_a_fallen_sleeve_card_that_leaves_its_owner_nothing_ends_the_round_with_them_out():
+    state = table(
+        [["N2", "N1", "N5"], ["N4", "M2"], ["N1", "N5", "N5"]], top="N3", guard=0, active=1
+    )
+    state, _ = cheat(state, 1, "M2")  # turn 5
+    state, _ = play(state, 1, "N4")  # an empty hand, the sleeve keeps seat 1 in: turn 6
+    assert state["round"] == 1 and counts(state)[1] == 1
+    after, events = play(state, 2, "N5")  # turn 6 ends: the moth falls
+    assert kinds_of(events).index("fell") < kinds_of(events).index("round_ended")
+    summary = after["round_scores"][0]
+    assert summary["reason"] == "out" and summary["out"] == [1]
+    assert summary["scores"] == [3, 0, 2]
 
 
 def test_windows_belong_to_the_turn_of_the_card_that_opened_them():
@@ -118,6 +133,16 @@ def test_a_right_accusation_by_a_guard_holding_only_moths_hands_over_nothing():
     ]
     after, _ = accuse(state, 1)
     assert hand(after, 0) == ["M1", "M2"] and hand(after, 1) == ["N1", "N2", "N5"]
+
+
+def test_a_right_accusation_that_hands_over_the_guards_last_card_ends_the_round():
+    state = table([["N2"], ["N4", "M2", "N1"], ["N1", "N5"]], top="N3", guard=0, active=1)
+    state, _ = cheat(state, 1, "M2")
+    after, events = accuse(state, 1, "N2")
+    assert "round_ended" in kinds_of(events)
+    summary = after["round_scores"][0]
+    assert summary["reason"] == "out" and summary["out"] == [0]
+    assert summary["scores"] == [0, 13, 2]  # N4 N1 N2 and the moth back in hand
 
 
 def test_a_wrong_accusation_makes_the_guard_draw_and_keeps_the_named_card_secret():

@@ -323,6 +323,18 @@ def test_a_gift_that_empties_a_hand_ends_the_round_once_all_gifts_moved():
     assert after["round_scores"][0]["scores"] == [0, 3, 1]
 
 
+def test_gifts_that_empty_several_hands_end_the_round_with_all_of_them_out():
+    state = table([["Q2", "N5"], ["N1"], ["N4", "N1"]], top="N3", guard=1, active=0)
+    state, _ = play(state, 0, "Q2")
+    state, _ = act(state, 1, {"type": "slap"})
+    state, _ = act(state, 2, {"type": "slap"})  # seat 2 is slowest: seats 0 and 1 give
+    state, _ = act(state, 0, {"type": "gift", "card": card(state, 0, "N5")})
+    after, _ = act(state, 1, {"type": "gift", "card": card(state, 1, "N1")})
+    summary = after["round_scores"][0]
+    assert summary["reason"] == "out" and summary["out"] == [0, 1]
+    assert summary["scores"] == [0, 0, 4]
+
+
 # --- the end of a round and of the game ----------------------------------------------------
 
 
