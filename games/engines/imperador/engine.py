@@ -58,6 +58,31 @@ EMPEROR_PHASES = {
 }
 
 
+# What each emperor step's refusal says: the rule the refused choice breaks.
+REFUSALS: dict[str, str] = {
+    "announce": gettext_noop("Announce one of the bands of the objects."),
+    "pick": gettext_noop("Pick a player whose hand is down."),
+    "give": gettext_noop("Give a card from your hand."),
+    "name": gettext_noop("Name one of the two values of the announced band."),
+    "take": gettext_noop("Take a card from the caught liar's hand."),
+    "reveal": gettext_noop("Turn over an object that is still face down."),
+    "lay": gettext_noop("Lay a pair you hold that fits the object you turned over."),
+    "successor": gettext_noop(
+        "Choose the next emperor among those who raised a hand: a caught liar without a "
+        "sheep first, then a player without a sheep."
+    ),
+}
+GIVING_BACK = gettext_noop("You may not give back the card you have just received.")
+
+
+def refusal(state: State, value: int) -> str:
+    """The rule a choice outside ``emperor_choices`` breaks, for its refusal."""
+    giving = state["turn"]["giving"]
+    if state["phase"] == "give" and value == giving["not"]:
+        return GIVING_BACK
+    return REFUSALS[state["phase"]]
+
+
 def emperor_choices(state: State) -> list[int]:
     """The values the emperor may choose from in the current phase (one field per phase)."""
     phase = state["phase"]
@@ -205,12 +230,7 @@ class ImperadorEngine(LegalFromList):
             step=expected,
         )
         value = int_field(action, field)
-        require(
-            value in emperor_choices(state),
-            "not_allowed",
-            gettext_noop("That %(field)s is not allowed now."),
-            field=field,
-        )
+        require(value in emperor_choices(state), "not_allowed", refusal(state, value))
         new = copy_state(state)
         step = getattr(rules, {"successor": "hand_over"}.get(kind, kind))
         step(new, events, value)

@@ -204,6 +204,7 @@ def test_the_emperor_never_gives_back_the_card_he_has_just_received():
     with pytest.raises(IllegalAction) as caught:
         act(state, 0, {"type": "give", "card": received})
     assert caught.value.code == "not_allowed"
+    assert caught.value.message == "You may not give back the card you have just received."
 
 
 def test_an_emperor_holding_only_a_pair_must_break_it_in_an_exchange():
@@ -558,6 +559,88 @@ def test_out_of_turn_forged_and_malformed_actions_are_refused_without_change(sea
         act(state, seat, action)
     assert caught.value.code == code
     assert repr(state) == before
+
+
+def _at_pick():
+    state, _ = hands_round(build(FOUR), 2, {1: "raise", 2: "down", 3: "down"})
+    return state
+
+
+def _at_name():
+    state, _ = hands_round(build(FOUR), 2, {1: "raise", 2: "down", 3: "raise"})
+    return state
+
+
+def _at_take():
+    state, _ = hands_round(build(FOUR), 2, {1: "raise", 2: "raise", 3: "raise"})
+    state, _ = act(state, 0, {"type": "name", "value": 4})  # seats 2 and 3 lied
+    state, _ = act(state, 0, {"type": "give", "card": ids(state, 0, 1)[0]})
+    return state
+
+
+def _at_lay():
+    hands = [[1, 1, 2, 2], [3, 4, 5, 6], [3, 4, 7, 8], [5, 6, 7, 8]]
+    state, _ = hands_round(build(hands), 1, {1: "raise", 2: "raise", 3: "raise"})
+    state, _ = act(state, 0, {"type": "reveal", "slot": band_slot(state, 1)})
+    return state
+
+
+def _at_successor():
+    state = at_reveal(build(FOUR), raised=[1, 2, 3], liars=[1, 3])
+    state, _ = act(state, 0, {"type": "reveal", "slot": band_slot(state, 2)})
+    return state
+
+
+@pytest.mark.parametrize(
+    ("position", "action", "message"),
+    [
+        (
+            lambda: build(FOUR),
+            {"type": "announce", "band": 9},
+            "Announce one of the bands of the objects.",
+        ),
+        (_at_pick, {"type": "pick", "seat": 1}, "Pick a player whose hand is down."),
+        (
+            _at_name,
+            {"type": "name", "value": 5},
+            "Name one of the two values of the announced band.",
+        ),
+        (_at_take, {"type": "take", "card": 0}, "Take a card from the caught liar's hand."),
+        (
+            lambda: at_reveal(build(FOUR), raised=[]),
+            {"type": "reveal", "slot": 99},
+            "Turn over an object that is still face down.",
+        ),
+        (
+            _at_lay,
+            {"type": "lay", "value": 3},
+            "Lay a pair you hold that fits the object you turned over.",
+        ),
+        (
+            _at_successor,
+            {"type": "successor", "seat": 2},
+            "Choose the next emperor among those who raised a hand: a caught liar without a "
+            "sheep first, then a player without a sheep.",
+        ),
+    ],
+)
+def test_a_choice_the_rules_forbid_is_refused_naming_the_rule(position, action, message):
+    state = position()
+    assert state["phase"] == action["type"]
+    before = repr(state)
+    with pytest.raises(IllegalAction) as caught:
+        act(state, state["emperor"], action)
+    assert caught.value.code == "not_allowed" and caught.value.message == message
+    assert repr(state) == before
+
+
+def test_giving_a_card_the_emperor_does_not_hold_names_the_rule():
+    state = _at_pick()
+    state, _ = act(state, 0, {"type": "pick", "seat": 2})
+    with pytest.raises(IllegalAction) as caught:
+        act(state, 0, {"type": "give", "card": state["hands"][1][0]})
+    assert caught.value.code == "not_allowed"
+    assert caught.value.message == "Give a card from your hand."
 
 
 def test_a_window_answer_is_refused_once_given_and_checked_for_shape():
