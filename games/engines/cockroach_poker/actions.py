@@ -173,11 +173,8 @@ def _phase(state: State, wanted: str, refusal: str) -> None:
 
 def _target(state: State, action: Action, seat: int) -> int:
     to = int_field(action, "to")
-    require(
-        0 <= to < state["players"] and to != seat,
-        "bad_target",
-        gettext_noop("No such player to give to."),
-    )
+    require(0 <= to < state["players"], "bad_target", gettext_noop("No such player to give to."))
+    require(to != seat, "bad_target", gettext_noop("Give the card to another player."))
     return to
 
 

@@ -116,15 +116,19 @@ def test_an_offer_sends_a_card_from_the_hand_face_down_with_a_claim():
 
 
 @pytest.mark.parametrize(
-    ("change", "code"),
-    [({"to": 0}, "bad_target"), ({"to": 3}, "bad_target"), ({"claim": "dragon"}, "bad_choice")],
+    ("change", "code", "message"),
+    [
+        ({"to": 0}, "bad_target", "Give the card to another player."),
+        ({"to": 3}, "bad_target", "No such player to give to."),
+        ({"claim": "dragon"}, "bad_choice", "'dragon' is not a valid claim."),
+    ],
 )
-def test_an_offer_must_go_to_another_player_with_one_of_the_eight_claims(change, code):
+def test_an_offer_must_go_to_another_player_with_one_of_the_eight_claims(change, code, message):
     state = table([["rat"], ["bat"], ["toad"]])
     action = {"type": "offer", "card": card(state, 0, "rat"), "to": 1, "claim": "rat", **change}
     with pytest.raises(IllegalAction) as caught:
         play(state, 0, action)
-    assert caught.value.code == code
+    assert caught.value.code == code and caught.value.message == message
 
 
 def test_only_the_active_player_may_offer_and_only_a_card_in_their_hand():
@@ -187,9 +191,10 @@ def test_a_card_can_be_passed_only_to_a_player_who_has_not_seen_it():
     state = table([["rat", "fly"], ["bat"], ["toad"], ["cockroach"]])
     state = peek(offer(state, 0, "rat", 1, "bat"), 1)
     assert {a["to"] for a in ENGINE.legal_actions(state, 1)} == {2, 3}
-    for seen in (0, 1):
-        with pytest.raises(IllegalAction):
-            pass_on(state, 1, seen, "rat")
+    with pytest.raises(IllegalAction, match=r"^That player has already seen this card\.$"):
+        pass_on(state, 1, 0, "rat")
+    with pytest.raises(IllegalAction, match=r"^Give the card to another player\.$"):
+        pass_on(state, 1, 1, "rat")
     state = pass_on(state, 1, 3, "toad")
     assert state["active"] == 3 and state["round"]["chain"][-1] == {
         "from": 1,
