@@ -284,6 +284,28 @@ def test_the_bot_decides_from_its_seats_view_and_legal_actions_only(engine, play
     assert compared >= 50
 
 
+ASIDE_CASES = [case for case in CASES if case.values[0].bot_asides]
+
+
+@pytest.mark.parametrize(("engine", "players"), ASIDE_CASES)
+def test_a_bots_own_out_of_turn_move_is_always_legal(engine, players):
+    """``bot_aside`` drops an illegal aside silently, so the bot's own choice is checked
+    here, before that safety net: every aside it proposes is one of the seat's legal moves."""
+    aside = _bot_module(engine).aside
+    proposed = 0
+    for run in runs(engine, players, count=2):
+        for state in positions(run):
+            for seat in range(players):
+                legal = engine.legal_actions(state, seat)
+                if not legal:
+                    continue
+                action = aside(engine.view(state, seat), legal, random.Random(seat))
+                if action is not None:
+                    assert action in legal, (seat, action)
+                    proposed += 1
+    assert proposed >= 50
+
+
 @pytest.mark.parametrize("engine", [ENGINES[slug] for slug in sorted(ENGINES)], ids=sorted(ENGINES))
 def test_every_engine_names_its_starting_seat_option_first_seat(engine):
     assert engine.start_option == "first_seat"
