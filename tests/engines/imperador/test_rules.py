@@ -457,6 +457,23 @@ def test_every_fox_holder_sheds_one_fox_each_time_the_emperor_card_passes():
     assert state["hidden"][0] == []
 
 
+def test_a_liar_caught_this_turn_sheds_a_fox_when_the_emperor_card_passes_at_its_end():
+    state = build(FOUR)
+    state, _ = hands_round(state, 2, {1: "raise", 2: "down", 3: "raise"})
+    state, _ = act(state, 0, {"type": "name", "value": 4})  # seat 3 lied: two foxes
+    state, _ = act(state, 0, ENGINE.legal_actions(state, 0)[0])  # gift to seat 2
+    state, _ = act(state, 0, {"type": "take", "card": ids(state, 3, 8)[0]})
+    state, _ = act(state, 0, ENGINE.legal_actions(state, 0)[0])  # gift to seat 3, hidden
+    assert state["foxes"] == [0, 0, 0, 2]
+    state, events = act(state, 0, {"type": "reveal", "slot": band_slot(state, 2)})
+    assert state["emperor"] == 3  # the caught liar without a sheep
+    assert state["foxes"] == [0, 0, 0, 1]
+    assert next(e for e in events if e.kind == "foxes_shed").data == {"seats": [3]}
+    seat3 = ENGINE.view(state, 1)["seats"][3]
+    assert seat3["foxes"] == 1 and seat3["hidden_count"] == 1  # the gift stays hidden
+    assert [c["value"] for c in seat3["public_cards"]] == [2, 4, 6]
+
+
 def test_shedding_the_last_fox_makes_the_hand_private_again():
     state = at_reveal(build(FOUR, foxes=[0, 1, 0, 0]), raised=[3])
     assert len(ENGINE.view(state, 2)["seats"][1]["public_cards"]) == 4
