@@ -131,13 +131,14 @@ def in_hand(state: State, seat: int, card: int) -> None:
     )
 
 
-def my_turn(state: State, seat: int, phase: str) -> None:
+def my_turn(state: State, seat: int, phase: str, what: str) -> None:
+    """``what``: the move refused, named in the refusal (``phase`` is where it belongs)."""
     require(seat == state["active"], "not_your_turn", gettext_noop("It is not your turn."))
     require(
         state["phase"] == phase,
         "wrong_phase",
         gettext_noop("This is not the moment to %(what)s."),
-        what=phase,
+        what=what,
     )
 
 
@@ -159,7 +160,7 @@ def asked(state: State, seat: int, phase: str) -> None:
 
 
 def do_play(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    my_turn(state, seat, "play")
+    my_turn(state, seat, "play", "play")
     card = card_field(state, action)
     in_hand(state, seat, card)
     require(
@@ -193,7 +194,7 @@ def do_play(state: State, seat: int, action: Action, events: list[Event]) -> Non
 
 
 def do_draw(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    my_turn(state, seat, "play")
+    my_turn(state, seat, "play", "draw")
     require(
         not rules.playable(state, seat),
         "must_play",
@@ -204,7 +205,7 @@ def do_draw(state: State, seat: int, action: Action, events: list[Event]) -> Non
 
 
 def do_give(state: State, seat: int, action: Action, events: list[Event]) -> None:
-    my_turn(state, seat, "spider")
+    my_turn(state, seat, "spider", "give")
     card = card_field(state, action)
     to = seat_field(state, action, "to")
     in_hand(state, seat, card)

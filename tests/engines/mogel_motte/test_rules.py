@@ -419,6 +419,20 @@ def test_the_system_may_only_close_an_open_window():
         act(state, 0, {"type": "timeout"})
 
 
+def test_a_move_out_of_its_step_is_refused_naming_the_move():
+    state = table([["S2", "N5", "N1"], ["N1"], ["N1"]], top="N3")
+    with pytest.raises(IllegalAction) as caught:
+        act(state, 0, {"type": "give", "card": card(state, 0, "N5"), "to": 1})
+    assert caught.value.code == "wrong_phase" and caught.value.params == {"what": "give"}
+    spider, _ = play(state, 0, "S2")
+    with pytest.raises(IllegalAction) as caught:
+        act(spider, 0, {"type": "draw"})
+    assert caught.value.code == "wrong_phase" and caught.value.params == {"what": "draw"}
+    with pytest.raises(IllegalAction) as caught:
+        act(spider, 0, {"type": "play", "card": card(spider, 0, "N1")})
+    assert caught.value.params == {"what": "play"}
+
+
 def test_forged_payloads_are_refused_without_touching_the_state():
     state = table([["N4", "N2"], ["N1"], ["N1"]], top="N3")
     before = copy.deepcopy(state)
