@@ -166,6 +166,15 @@ def test_spider_gives_a_non_moth_card_to_a_player_of_the_players_choice():
     assert all("card" not in e.data for e in events if e.to is None)
 
 
+def test_a_spider_hand_over_of_the_last_card_ends_the_round_with_the_giver_out():
+    state = table([["S2", "N5"], ["N1", "N4"], ["N1"]], top="N3")
+    spider, _ = play(state, 0, "S2")
+    after, _ = act(spider, 0, {"type": "give", "card": card(spider, 0, "N5"), "to": 2})
+    summary = after["round_scores"][0]
+    assert summary["reason"] == "out" and summary["out"] == [0]
+    assert summary["scores"] == [0, 2, 2]
+
+
 def test_a_spider_whose_player_holds_only_moths_does_nothing():
     state = table([["S2", "M1"], ["N1"], ["N1"]], top="N3")
     after, events = play(state, 0, "S2")
@@ -207,6 +216,15 @@ def test_the_first_valid_race_wins_and_play_continues_after_the_cockroach_player
     assert rules.top_value(after) == 2
     won = [e for e in events if e.kind == "race_won"]
     assert won[0].to is None and won[0].data["seat"] == 2
+
+
+def test_racing_with_the_last_card_ends_the_round_with_the_racer_out():
+    state = table([["C2", "N2"], ["N1", "N5"], ["N2"]], top="N3")
+    racing, _ = play(state, 0, "C2")
+    after, _ = act(racing, 2, {"type": "race", "card": card(racing, 2, "N2")})
+    summary = after["round_scores"][0]
+    assert summary["reason"] == "out" and summary["out"] == [2]
+    assert summary["scores"] == [1, 2, 0]
 
 
 def test_a_race_card_must_be_a_plain_number_card_of_the_cockroachs_value():
