@@ -254,6 +254,19 @@ def friendship_create(a: User, b: User) -> Friendship:
     return friendship
 
 
+def _check_hourly_requests(sender: User) -> None:
+    """Refuses a request past FRIEND_REQUESTS_PER_HOUR. Requests sent to an address are not
+    counted (their lookups have their own limit): one that reached an account used up a
+    request where a made-up address did not, so "too many" next said the address had one."""
+    since = timezone.now() - timedelta(hours=1)
+    sent = FriendRequest.objects.filter(from_user=sender, created_at__gte=since, by_email=False)
+    if sent.count() >= FRIEND_REQUESTS_PER_HOUR:
+        raise FriendError(
+            "too_many",
+            _("You have sent many friend requests in the last hour. Try again later."),
+        )
+
+
 @transaction.atomic
 def friend_request_send(
     sender: User, recipient: User, *, by_email: bool = False
@@ -278,6 +291,8 @@ def friend_request_send(
     if pending is not None and pending.from_user_id == sender.pk and pending.by_email:
         if by_email:
             raise FriendError("duplicate", "")  # the caller says the same thing either way
+        # held to the limit as a fresh request is: at the limit, "sent" named the owner
+        _check_hourly_requests(sender)
         # asked by name now: the request shows as sent, just as a fresh one would (its age
         # too: an older one would say the name matched the address)
         pending.by_email = False
@@ -299,16 +314,7 @@ def friend_request_send(
         Friendship.objects.create(user_low=low, user_high=high)
         _tell_accepted(pending)
         return RequestOutcome.BECAME_FRIENDS, pending
-    if (
-        FriendRequest.objects.filter(
-            from_user=sender, created_at__gte=timezone.now() - timedelta(hours=1)
-        ).count()
-        >= FRIEND_REQUESTS_PER_HOUR
-    ):
-        raise FriendError(
-            "too_many",
-            _("You have sent many friend requests in the last hour. Try again later."),
-        )
+    _check_hourly_requests(sender)
     request = FriendRequest.objects.create(
         from_user=sender, to_user=recipient, silenced=_blocked(recipient, sender), by_email=by_email
     )
