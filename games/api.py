@@ -144,7 +144,8 @@ engines' own (`not_in_hand`, `bad_target`, …). A refused request changes nothi
 sockets a minute (more close at once with code 4429); moves sent over a socket count with the
 token's calls (`rate_limited`, with `retry_after`). A busy database: 503
 with `Retry-After`. Invitations to tables that never start: 5 an hour to one player, 40 in
-all (`invitation_limit`); friend requests: 30 an hour.
+all (`invitation_limit`); friend requests: 30 an hour. At most 10 of your tables wait for
+players at once (`too_many_unstarted_tables`: start or cancel one first).
 """
 
 api = NinjaAPI(

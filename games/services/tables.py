@@ -73,6 +73,9 @@ def _free_index(game: Game) -> int | None:
 # counted, then written, without a lock (posts sent at once may pass it by their number).
 INVITATIONS_PER_HOUR = 40
 INVITATIONS_PER_HOUR_TO_ONE = 5
+# Tables a player made that still wait for players: a script's hundreds of open tables (within
+# the API's limits) were the whole Open tables list every other player read until they expired
+MAX_UNSTARTED_TABLES = 10
 
 
 def _limit_invitations(creator: User, invitee: User) -> None:
@@ -174,6 +177,18 @@ def game_create(
     mates: frozenset[int] = frozenset(),
 ) -> Game:
     _lock_active_player(creator)  # the creator's seat, as a join's (see game_join)
+    # counted under the creator's lock: two tables sent at once cannot both be the last
+    waiting = Game.objects.filter(created_by=creator, status=Game.Status.LOBBY).count()
+    if waiting >= MAX_UNSTARTED_TABLES:
+        raise GameError(
+            ngettext(
+                "You already have %(count)d table waiting for players: start or cancel it first.",
+                "You already have %(count)d tables waiting for players: start or cancel one first.",
+                MAX_UNSTARTED_TABLES,
+            )
+            % {"count": MAX_UNSTARTED_TABLES},
+            "too_many_unstarted_tables",
+        )
     if engine not in registry.ENGINES:
         raise _unknown(_("Unknown game."), registry.ENGINES, "bad_game")
     rules = registry.get(engine)
