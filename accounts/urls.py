@@ -33,8 +33,9 @@ urlpatterns = [
         views.friend_request_decline,
         name="friend_request_decline",
     ),
+    # by the player asked, not the request's number (accounts.views.friend_request_cancel)
     path(
-        "friends/requests/<int:request_id>/cancel/",
+        "friends/<int:user_id>/cancel-request/",
         views.friend_request_cancel,
         name="friend_request_cancel",
     ),

@@ -358,15 +358,19 @@ def friend_request_decline(request: SignedInRequest, request_id: int) -> HttpRes
 
 @login_required
 @require_POST
-def friend_request_cancel(request: SignedInRequest, request_id: int) -> HttpResponse:
-    # a request sent to an address is not the sender's to see, by id either (its answer
-    # would name whose address it was): "not found", like an id that never existed
-    friend_request = get_object_or_404(
-        FriendRequest.objects.select_related("to_user"),
-        pk=request_id,
-        from_user=request.user,
-        by_email=False,
+def friend_request_cancel(request: SignedInRequest, user_id: int) -> HttpResponse:
+    # Named by the player asked, not by its number: numbers are counted across the site, and
+    # the sender's page showing them told which of their requests had gone to an address (one
+    # asked by name afterwards kept its older number). A request sent to an address is not
+    # the sender's to see: "not found", as for a player never asked.
+    friend_request = (
+        FriendRequest.objects.select_related("to_user")
+        .filter(from_user=request.user, to_user_id=user_id, by_email=False)
+        .order_by("-created_at", "-pk")
+        .first()
     )
+    if friend_request is None:
+        raise Http404
     return _act(
         request,
         services.friend_request_cancel,

@@ -53,3 +53,26 @@ def test_asking_an_addresses_owner_by_name_is_held_to_the_hourly_limit_too(
     assert send(as_alice, "bob") == [TOO_MANY]
     request = FriendRequest.objects.get(from_user=alice, to_user=bob)
     assert request.by_email  # as it was: still not listed as sent to bob
+
+
+def test_the_senders_page_names_no_request_by_its_number(as_alice, alice, bob, make_user):
+    """Requests are numbered across the site: the one to bob's address kept its number when
+    alice then asked bob by name, so her page listed it below a later request by number (a
+    fresh one's is the newest), and the gap in her own requests' numbers said an address had
+    an account. Her page names a request by the player it went to."""
+    send(as_alice, "bob@example.com")
+    send(as_alice, make_user("dora").username)
+    assert send(as_alice, "bob") == ["Friend request sent to bob."]
+
+    page = as_alice.get(reverse("friends")).content.decode()
+    for request in FriendRequest.objects.filter(from_user=alice):
+        assert f"/requests/{request.pk}/" not in page
+    cancel = reverse("friend_request_cancel", args=[bob.pk])
+    assert f'action="{cancel}"' in page
+    assert send_cancel(as_alice, cancel) == ["You cancelled your request to bob."]
+    assert FriendRequest.objects.get(to_user=bob).status == FriendRequest.Status.CANCELLED
+
+
+def send_cancel(client, url: str) -> list[str]:
+    response = client.post(url, follow=True)
+    return [str(message) for message in response.context["messages"]]

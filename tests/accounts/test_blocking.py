@@ -121,9 +121,7 @@ def test_a_blocked_player_may_cancel_the_silenced_request(alice, bob):
     services.user_block(alice, bob)
     _outcome, request = services.friend_request_send(bob, alice)
 
-    response = client_for(bob).post(
-        reverse("friend_request_cancel", args=[request.pk]), follow=True
-    )
+    response = client_for(bob).post(reverse("friend_request_cancel", args=[alice.pk]), follow=True)
 
     assert page_messages(response) == ["You cancelled your request to alice."]
     request.refresh_from_db()
