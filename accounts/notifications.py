@@ -373,12 +373,19 @@ def notices_standing(notes: list[Notification]) -> list[Notification]:
     ]
 
 
+def email_wanted(user: User, kind: str) -> bool:
+    """Whether the player still takes the email of a notice of ``kind``: an address, an account
+    in use, not unsubscribed, and reminders by email if it is one. Asked at each send, the
+    digest's too (a one-click unsubscribe since the notice was queued stops it)."""
+    if not user.email or not user.is_active or user.email_preference == EmailPreference.NONE:
+        return False
+    return kind != Notification.Kind.REMINDER or user.email_reminders
+
+
 def email_decision(note: Notification) -> str:
     """What to do with a pending email now: "send", "digest" or "skip"."""
     user = note.user
-    if not user.email or not user.is_active or user.email_preference == EmailPreference.NONE:
-        return "skip"
-    if note.kind == Notification.Kind.REMINDER and not user.email_reminders:
+    if not email_wanted(user, note.kind):
         return "skip"
     if not notice_stands(note):
         return "skip"  # seen in the app already, or the wait it was about is over

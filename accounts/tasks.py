@@ -76,6 +76,9 @@ def send_daily_digests(now: datetime | None = None) -> int:
             # what still holds at 07:00: a turn taken since, a window long closed, a notice
             # read in the app are dropped (each was judged once, a minute after it was made)
             standing = notifications.notices_standing(notes)
+            # and what the player still wants: nothing once unsubscribed (one click on
+            # yesterday's digest), no reminder once reminders by email are off
+            standing = [n for n in standing if notifications.email_wanted(user, n.kind)]
             gone = [n.pk for n in notes if n not in standing]
             notes = standing
             Notification.objects.filter(pk__in=gone).update(email=Notification.Email.SKIPPED)

@@ -8,6 +8,7 @@ from datetime import timedelta
 from zoneinfo import ZoneInfo
 
 import pytest
+from django.conf import settings
 from django.core import mail
 from django.db import connection
 from django.db.models import F
@@ -818,3 +819,64 @@ def test_a_digest_asks_for_its_waits_in_one_go_however_many_notices_it_holds(ali
     body = mail.outbox[-1].body
     assert all(note.text in body for note in three)
     assert body.count("Due by ") == 3  # each turn's deadline, read with the others
+
+
+def _one_click(message) -> int:
+    """What a mail provider's one-click unsubscribe does (RFC 8058): a POST of
+    ``List-Unsubscribe=One-Click`` to the header's link, with no cookie and no CSRF token."""
+    link = message.extra_headers["List-Unsubscribe"].strip("<>")
+    assert link.startswith(settings.SITE_URL)
+    answer = Client(enforce_csrf_checks=True).post(
+        link.removeprefix(settings.SITE_URL.rstrip("/")),
+        "List-Unsubscribe=One-Click",
+        content_type="application/x-www-form-urlencoded",
+    )
+    return answer.status_code
+
+
+def test_a_player_who_unsubscribes_from_the_digest_gets_no_more_digests(started, make_user):
+    """The 07:00 digest went out with what was queued before a one-click unsubscribe: the
+    digest asked whether the account was active, never whether it still wanted email."""
+    game = turn_game(started)
+    _seat, user = waited_user(game)
+    user.email_preference = EmailPreference.DIGEST
+    user.save()
+    turn = Notification.objects.get(user=user, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
+    assert send_notification_email(turn.pk) == "digest"
+    seven_utc = timezone.now().replace(hour=7, minute=0)
+    assert send_daily_digests(seven_utc) == 1
+    (yesterdays,) = mail.outbox
+    dora = make_user("dora")
+    friendship_create(dora, user)
+    table = services.game_create(dora, engine="imperador", seats=3, invite=[user.username])
+    invitation = Notification.objects.get(user=user, game_id=table.pk)
+    assert send_notification_email(invitation.pk) == "digest"
+
+    assert _one_click(yesterdays) == 200
+
+    assert send_daily_digests(seven_utc + timedelta(days=1)) == 0
+    assert mail.outbox == [yesterdays]
+    invitation.refresh_from_db()
+    assert invitation.email == Notification.Email.SKIPPED
+
+
+def test_a_reminder_queued_for_the_digest_is_left_out_once_reminders_are_turned_off(started):
+    """Queued for 07:00, a reminder still went out after the player turned "remind me by
+    email" off: only the single emails asked again."""
+    from accounts import services as account_services
+
+    game = turn_game(started)
+    _seat, user = waited_user(game)
+    user.email_preference = EmailPreference.DIGEST
+    user.save()
+    game.refresh_from_db()
+    assert notify.send_due_reminders(game.remind_at + timedelta(seconds=1)) == 1
+    reminder = Notification.objects.get(user=user, kind=Notification.Kind.REMINDER)
+    assert send_notification_email(reminder.pk) == "digest"
+
+    account_services.profile_update(user, email_reminders=False)
+
+    assert send_daily_digests(timezone.now().replace(hour=7, minute=0)) == 0
+    assert mail.outbox == []
+    reminder.refresh_from_db()
+    assert reminder.email == Notification.Email.SKIPPED
