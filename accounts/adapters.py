@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 
 from accounts import signin_log
 from accounts.mailing import AUTOMATED, RLM, right_to_left_lines
+from accounts.models import User
 from accounts.names import checked_username
 
 log = logging.getLogger(__name__)
@@ -78,7 +79,10 @@ class AccountAdapter(DefaultAccountAdapter):
         # and its error (the address in it) went to the log. The account or the change stands;
         # the visitor is told to ask for the email again.
         try:
-            super().send_mail(template_prefix, email, context)
+            # in the language the account's holder chose, as the game emails: not the one of
+            # the browser that asked (a borrowed computer's, a stranger's who typed the address)
+            with translation.override(self._reader_language(email, context)):
+                super().send_mail(template_prefix, email, context)
         except (smtplib.SMTPException, OSError) as exc:
             log.warning("account email %s not sent: %s", template_prefix, type(exc).__name__)
             request = getattr(self, "request", None)
@@ -88,6 +92,15 @@ class AccountAdapter(DefaultAccountAdapter):
                     request,
                     _("We could not send you the email just now. Try again in a few minutes."),
                 )
+
+    @staticmethod
+    def _reader_language(email: str, context: dict[str, Any]) -> str | None:
+        """The language of the account the email goes to (a reset's, a confirmation's, or the
+        one whose address somebody tried to sign up with); without one, the page's own."""
+        user = context.get("user")
+        if not isinstance(user, User):
+            user = User.objects.filter(email__iexact=email, closed_at__isnull=True).first()
+        return (user.language if user is not None else "") or translation.get_language()
 
     def add_message(
         self,

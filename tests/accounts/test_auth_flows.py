@@ -11,6 +11,7 @@ from django.core import mail
 from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import translation
 
 from accounts.models import User
 from tests.accounts.conftest import link_in
@@ -273,3 +274,34 @@ def test_a_persian_password_reset_email_reads_right_to_left(client, alice):
     client.cookies["django_language"] = "en"
     client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
     assert "\u200f" not in mail.outbox[0].subject + mail.outbox[0].body
+
+
+@pytest.mark.parametrize("language", ["fa", "cs", "pt", "fr"])
+def test_a_password_reset_email_speaks_the_account_holders_language(client, alice, language):
+    """The reset email spoke the language of the browser that asked for it (English on a
+    borrowed computer, or whoever typed the address), not the one the player chose."""
+    from accounts.services import profile_update
+
+    profile_update(alice, language=language)
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    (message,) = mail.outbox
+    with translation.override(language):
+        subject = translation.gettext("Password Reset Email")
+        greeting = translation.gettext("Hello from %(site_name)s!") % {"site_name": "Fibbers"}
+    assert subject != "Password Reset Email"
+    assert message.subject.endswith(f"[Fibbers] {subject}")
+    assert greeting.strip("\u200f") in message.body
+    assert link_in(message.body, "/accounts/password/reset/key/")
+
+
+def test_someone_signing_up_with_a_players_address_tells_them_in_their_language(client, alice):
+    """allauth tells the address's owner that somebody tried to sign up with it: in the
+    language of whoever tried, a stranger's."""
+    from accounts.services import profile_update
+
+    profile_update(alice, language="fa")
+    signup(client, username="mallory", email="alice@example.com")
+    (message,) = mail.outbox
+    assert message.to == ["alice@example.com"]
+    assert message.subject.startswith("\u200f[Fibbers] ")
+    assert re.search("[\u0600-\u06ff]", message.subject), message.subject
