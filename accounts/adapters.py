@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import smtplib
 from typing import Any
+from urllib.parse import urlsplit
 
 from allauth.account.adapter import DefaultAccountAdapter
 from django.contrib import messages
@@ -17,13 +18,25 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import signin_log
-from accounts.mailing import AUTOMATED, RLM, right_to_left_lines
+from accounts.mailing import AUTOMATED, RLM, absolute, right_to_left_lines
 from accounts.models import User
 from accounts.names import checked_username
 
 log = logging.getLogger(__name__)
 # allauth's words for a mail sent, which a failed send must not leave behind it
 SENT_MESSAGES = {"account/messages/email_confirmation_sent.txt"}
+
+
+def on_site(context: dict[str, Any]) -> dict[str, Any]:
+    """allauth's links (``activate_url``, ``password_reset_url``, ``signup_url``) on the site's
+    own address, as every game email's: allauth builds them from the request's Host, whichever
+    of the allowed names it came on."""
+    return {
+        key: absolute(urlsplit(value)._replace(scheme="", netloc="").geturl())
+        if key.endswith("_url") and isinstance(value, str) and urlsplit(value).netloc
+        else value
+        for key, value in context.items()
+    }
 
 
 class AccountAdapter(DefaultAccountAdapter):
@@ -82,7 +95,7 @@ class AccountAdapter(DefaultAccountAdapter):
             # in the language the account's holder chose, as the game emails: not the one of
             # the browser that asked (a borrowed computer's, a stranger's who typed the address)
             with translation.override(self._reader_language(email, context)):
-                super().send_mail(template_prefix, email, context)
+                super().send_mail(template_prefix, email, on_site(context))
         except (smtplib.SMTPException, OSError) as exc:
             log.warning("account email %s not sent: %s", template_prefix, type(exc).__name__)
             request = getattr(self, "request", None)

@@ -305,3 +305,16 @@ def test_someone_signing_up_with_a_players_address_tells_them_in_their_language(
     assert message.to == ["alice@example.com"]
     assert message.subject.startswith("\u200f[Fibbers] ")
     assert re.search("[\u0600-\u06ff]", message.subject), message.subject
+
+
+def test_account_emails_link_to_the_sites_address_not_the_requests_host(client, alice, settings):
+    """The game emails link to SITE_URL (https in production, checked at start); allauth's
+    built theirs from the request's Host, whichever name it came on (the test client's
+    "testserver" here, beside a body naming the site's own address)."""
+    settings.SITE_URL = "https://fibbers.example"
+    signup(client)
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    confirm, reset = mail.outbox
+    assert re.search(r"\shttps://fibbers\.example/accounts/confirm-email/\S+/", confirm.body)
+    assert re.search(r"\shttps://fibbers\.example/accounts/password/reset/key/\S+/", reset.body)
+    assert "testserver" not in confirm.body + reset.body

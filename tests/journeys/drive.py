@@ -19,6 +19,7 @@ from email import policy
 from pathlib import Path
 from typing import Any, TypeVar
 from unittest import mock
+from urllib.parse import urlsplit
 
 from django.db import connection
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
@@ -284,7 +285,8 @@ def sign_up(page: Any, base: str, username: str, emails: Path) -> None:
     form.locator('button[type="submit"]').click()
     page.wait_for_url(re.compile(r"/accounts/confirm-email/"))
     link = link_in(wait_for_email(emails, address), "/accounts/confirm-email/")
-    page.goto(link)
+    # the link names the site's address (SITE_URL); this server listens on a port of its own
+    page.goto(base + urlsplit(link).path)
     page.locator('main form[method="post"] button[type="submit"]').first.click()
     page.wait_for_selector('body[data-user="1"]')
 
