@@ -18,7 +18,7 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 
 from accounts import signin_log
-from accounts.mailing import AUTOMATED, RLM, absolute, right_to_left_lines
+from accounts.mailing import AUTOMATED, RLM, absolute, message_id, right_to_left_lines
 from accounts.models import User
 from accounts.names import checked_username
 
@@ -80,7 +80,10 @@ class AccountAdapter(DefaultAccountAdapter):
     ) -> EmailMessage:
         # allauth's own emails (verification, password reset) in Persian: as the game emails
         message = super().render_mail(
-            template_prefix, email, context, headers={**(headers or {}), **AUTOMATED}
+            template_prefix,
+            email,
+            context,
+            headers={**(headers or {}), **AUTOMATED, "Message-ID": message_id()},
         )
         if translation.get_language_bidi():
             message.subject = RLM + message.subject

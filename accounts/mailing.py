@@ -4,6 +4,7 @@ carries (RFC 8058 one-click)."""
 from __future__ import annotations
 
 import zoneinfo
+from email.utils import make_msgid
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -43,11 +44,20 @@ def right_to_left_lines(text: str) -> str:
     )
 
 
+def _site_host() -> str:
+    return urlsplit(settings.SITE_URL).hostname or "fibbers.localhost"
+
+
+def message_id() -> str:
+    """A new email's Message-ID on the site's name: Django's names the sending machine (its
+    fully qualified host name, an internal one in production) in every email's headers."""
+    return make_msgid(domain=_site_host())
+
+
 def table_thread_id(game_id: int) -> str:
     """One Message-ID for a table, named in the References of each of its emails: a game
     played over days is one conversation in the reader's mail client, not one a move."""
-    host = urlsplit(settings.SITE_URL).hostname or "fibbers.localhost"
-    return f"<table-{game_id}@{host}>"
+    return f"<table-{game_id}@{_site_host()}>"
 
 
 def send(
@@ -88,6 +98,7 @@ def send(
         headers={
             "List-Unsubscribe": f"<{unsubscribe}>",
             "List-Unsubscribe-Post": "List-Unsubscribe=One-Click",
+            "Message-ID": message_id(),
             **AUTOMATED,
             **({"References": table_thread_id(game_id)} if game_id is not None else {}),
         },

@@ -318,3 +318,12 @@ def test_account_emails_link_to_the_sites_address_not_the_requests_host(client, 
     assert re.search(r"\shttps://fibbers\.example/accounts/confirm-email/\S+/", confirm.body)
     assert re.search(r"\shttps://fibbers\.example/accounts/password/reset/key/\S+/", reset.body)
     assert "testserver" not in confirm.body + reset.body
+
+
+def test_an_account_emails_message_id_names_the_site_not_the_machine_that_sent_it(
+    client, alice, settings
+):
+    settings.SITE_URL = "https://fibbers.example"
+    client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
+    (message,) = mail.outbox
+    assert message.message()["Message-ID"].endswith("@fibbers.example>")

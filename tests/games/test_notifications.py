@@ -880,3 +880,14 @@ def test_a_reminder_queued_for_the_digest_is_left_out_once_reminders_are_turned_
     assert mail.outbox == []
     reminder.refresh_from_db()
     assert reminder.email == Notification.Email.SKIPPED
+
+
+def test_a_game_emails_message_id_names_the_site_not_the_machine_that_sent_it(started, settings):
+    """Django names the sending machine (its fully qualified host name) in each Message-ID:
+    every game email carried the worker's internal host name in its headers."""
+    settings.SITE_URL = "https://fibbers.example"
+    game = turn_game(started)
+    _seat, user = waited_user(game)
+    note = Notification.objects.get(user=user, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
+    assert send_notification_email(note.pk) == "send"
+    assert mail.outbox[0].message()["Message-ID"].endswith("@fibbers.example>")
