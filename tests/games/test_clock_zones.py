@@ -115,6 +115,24 @@ def test_the_table_and_my_games_count_the_time_left_on_the_sites_one_clock(start
     assert "3\xa0hours left</span>" in mine
 
 
+def test_a_reminder_across_the_clocks_going_forward_says_the_real_time_left(started, monkeypatch):
+    """Reminded at 23:12 in Prague the night the clocks go forward, for a turn due at 05:00:
+    4 hours 48 minutes are left, not the 5 hours 48 minutes the wall clock shows, and the
+    email says when, in the player's zone, naming it."""
+    clock = {"now": datetime(2026, 3, 28, 3, tzinfo=UTC)}  # 04:00 in Prague
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    User.objects.update(time_zone="Europe/Prague")
+    game = turn_game(started, pace="daily")
+    user = seat_users(game)[registry.get(game.engine).waiting_for(game.state).seats[0]]
+    clock["now"] = game.remind_at
+    assert notify.send_due_reminders(clock["now"]) == 1
+    reminder = Notification.objects.get(user=user, kind=Notification.Kind.REMINDER)
+    assert reminder.text.endswith("is due in 4\xa0hours, 48\xa0minutes."), reminder.text
+    clock["now"] += timedelta(seconds=61)
+    assert send_notification_email(reminder.pk) == "send"
+    assert "Due by March 29, 2026, 5 a.m. (Czechia — Prague)." in mail.outbox[-1].body
+
+
 def _after_the_sweeps_read(monkeypatch, happening) -> None:
     """The reminder sweep's read of the due games, with ``happening`` landing right after it
     (before the sweep clears and sends)."""

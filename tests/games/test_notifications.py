@@ -891,3 +891,28 @@ def test_a_game_emails_message_id_names_the_site_not_the_machine_that_sent_it(st
     note = Notification.objects.get(user=user, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
     assert send_notification_email(note.pk) == "send"
     assert mail.outbox[0].message()["Message-ID"].endswith("@fibbers.example>")
+
+
+def test_a_suspended_player_gets_no_email_queued_before_the_ban(trio, make_user):
+    """Neither the single email nor the digest: both ask at send time whether the account is
+    still in use."""
+    from accounts.services import user_ban
+    from accounts.tasks import send_due_emails
+
+    alice, bob, carol = trio
+    carol.email_preference = EmailPreference.DIGEST
+    carol.save()
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob", "carol"])
+    invited = Notification.objects.filter(game_id=game.pk, kind=Notification.Kind.INVITATION)
+    assert invited.count() == 2
+    carols = invited.get(user=carol)
+    assert send_notification_email(carols.pk) == "digest"
+    moderator = make_user("mod", is_staff=True, is_superuser=True)
+    user_ban(moderator, bob, "spam")
+    user_ban(moderator, carol, "spam")
+
+    later = timezone.now() + timedelta(seconds=settings.NOTIFICATION_EMAIL_DELAY + 1)
+    send_due_emails(later)
+    assert send_daily_digests(later.replace(hour=7, minute=0)) == 0
+    assert mail.outbox == []
+    assert set(invited.values_list("email", flat=True)) == {Notification.Email.SKIPPED}
