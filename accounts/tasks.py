@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+import smtplib
 from datetime import datetime, timedelta
 from typing import Any
 
@@ -65,49 +66,59 @@ def send_daily_digests(now: datetime | None = None) -> int:
     for user in users:
         if local_time(user, now).hour != DIGEST_HOUR:
             continue
-        with transaction.atomic():
-            notes = list(
-                Notification.objects.select_for_update()
-                .filter(user=user, email=Notification.Email.DIGEST)
-                .order_by("created_at")
-            )
-            if not notes:
-                continue
-            # what still holds at 07:00: a turn taken since, a window long closed, a notice
-            # read in the app are dropped (each was judged once, a minute after it was made)
-            standing = notifications.notices_standing(notes)
-            # and what the player still wants: nothing once unsubscribed (one click on
-            # yesterday's digest), no reminder once reminders by email are off
-            standing = [n for n in standing if notifications.email_wanted(user, n.kind)]
-            gone = [n.pk for n in notes if n not in standing]
-            notes = standing
-            Notification.objects.filter(pk__in=gone).update(email=Notification.Email.SKIPPED)
-            if not notes:
-                continue
-            if user.email and user.is_active:
-                with translation.override(user.language or settings.LANGUAGE_CODE):
-                    subject = ngettext(
-                        "%(n)d update from your tables",
-                        "%(n)d updates from your tables",
-                        len(notes),
-                    ) % {"n": len(notes)}
-                mailing.send(
-                    user,
-                    subject,
-                    "digest",
-                    {
-                        "notes": notes,
-                        "urls": {n.pk: mailing.absolute(n.url) for n in notes},
-                        # when each wait is due, as it stands now: a reminder's "due in …"
-                        # was written when it was made, up to a day before
-                        "deadlines": _deadlines(notes),
-                        "since": timezone.now() - timedelta(days=1),
-                    },
+        # one player's digest at a time: a mail server's refusal of one address (a mailbox
+        # gone) stopped the run there, and nobody after them got a digest that day
+        try:
+            with transaction.atomic():
+                notes = list(
+                    Notification.objects.select_for_update()
+                    .filter(user=user, email=Notification.Email.DIGEST)
+                    .order_by("created_at")
                 )
-                sent += 1
-            Notification.objects.filter(pk__in=[n.pk for n in notes]).update(
-                email=Notification.Email.SENT, emailed_at=timezone.now()
-            )
+                if not notes:
+                    continue
+                # what still holds at 07:00: a turn taken since, a window long closed, a notice
+                # read in the app are dropped (each was judged once, a minute after it was made)
+                standing = notifications.notices_standing(notes)
+                # and what the player still wants: nothing once unsubscribed (one click on
+                # yesterday's digest), no reminder once reminders by email are off
+                standing = [n for n in standing if notifications.email_wanted(user, n.kind)]
+                gone = [n.pk for n in notes if n not in standing]
+                notes = standing
+                Notification.objects.filter(pk__in=gone).update(email=Notification.Email.SKIPPED)
+                if not notes:
+                    continue
+                if user.email and user.is_active:
+                    with translation.override(user.language or settings.LANGUAGE_CODE):
+                        subject = ngettext(
+                            "%(n)d update from your tables",
+                            "%(n)d updates from your tables",
+                            len(notes),
+                        ) % {"n": len(notes)}
+                    mailing.send(
+                        user,
+                        subject,
+                        "digest",
+                        {
+                            "notes": notes,
+                            "urls": {n.pk: mailing.absolute(n.url) for n in notes},
+                            # when each wait is due, as it stands now: a reminder's "due in …"
+                            # was written when it was made, up to a day before
+                            "deadlines": _deadlines(notes),
+                            "since": timezone.now() - timedelta(days=1),
+                        },
+                    )
+                    sent += 1
+                Notification.objects.filter(pk__in=[n.pk for n in notes]).update(
+                    email=Notification.Email.SENT, emailed_at=timezone.now()
+                )
+        except (smtplib.SMTPException, OSError) as exc:  # the mail server's answer
+            if email_queue.permanent(exc):  # refused for good: not tried every morning
+                Notification.objects.filter(user=user, email=Notification.Email.DIGEST).update(
+                    email=Notification.Email.FAILED
+                )
+            # a passing failure leaves the notices queued for the next 07:00
+            log.warning("digest of player %s not sent: %s", user.pk, type(exc).__name__)
     return sent
 
 

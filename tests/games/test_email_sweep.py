@@ -410,3 +410,34 @@ def test_an_email_speaks_the_language_its_notice_was_written_in(started, switche
     assert "Open the table:" in sent.body and "سلام" not in sent.body
     html = sent.alternatives[0][0]
     assert '<html lang="en" dir="ltr">' in html
+
+
+@pytest.mark.django_db
+@pytest.mark.parametrize(
+    "failure, left",
+    [
+        (smtplib.SMTPRecipientsRefused({"ann@example.com": (550, b"no such user")}), "failed"),
+        (smtplib.SMTPServerDisconnected("451 try again later"), "digest"),
+    ],
+)
+def test_one_digest_the_mail_server_refuses_leaves_the_others_going_out(
+    make_user, flaky, failure, left
+):
+    """A mailbox gone (550) stopped the 07:00 run at its owner: every player after them got
+    no digest that day, nor any day after while the address stayed. A refusal for good is
+    recorded failed; a passing failure leaves the notices for the next 07:00."""
+    from accounts.models import EmailPreference
+    from accounts.tasks import send_daily_digests
+
+    ann, bob = make_user("ann"), make_user("bob")
+    for user in (ann, bob):
+        user.email_preference = EmailPreference.DIGEST
+        user.save()
+        notifications.notify(user, Notification.Kind.NUDGE, f"{user.username}, your move", "/")
+    assert send_due_emails(due()) == 2  # both queued for the digest
+    flaky[ann.email] = failure
+
+    assert send_daily_digests(timezone.now().replace(hour=7, minute=0)) == 1
+
+    assert [m.to for m in mail.outbox] == [[bob.email]]
+    assert (_note_of(ann).email, _note_of(bob).email) == (left, Notification.Email.SENT)
