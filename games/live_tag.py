@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from dataclasses import dataclass
 from typing import Any
 
 from django.http import HttpRequest
@@ -31,7 +32,7 @@ from django.utils import timezone, translation
 from django.utils.http import parse_etags
 
 from games import selectors
-from games.models import Game
+from games.models import Game, Seat
 
 # The script rewrites a clock under a day left itself (static/js/table.js, tick); beyond, the
 # words are the server's ("2 days, 3 hours left").
@@ -76,15 +77,33 @@ def _csrf_secret(request: HttpRequest) -> str:
     return str(request.META["CSRF_COOKIE"])
 
 
-def of(request: HttpRequest, game: Game, present: list[int]) -> str | None:
+@dataclass(frozen=True)
+class Shown:
+    """What the parts show beside the viewer's view that changes without a revision: read
+    once for a refresh, for its validator and, when that is new, for the parts themselves."""
+
+    present: list[int]  # the seats whose player is at the table now
+    nudge: Seat | None  # whom the viewer may nudge
+    rematch: Game | None  # the over game's rematch the viewer may open
+
+
+def shown(request: HttpRequest, game: Game) -> Shown:
+    seat = selectors.viewer_seat_index(game, request.user)
+    return Shown(
+        present=selectors.present_seats(game),
+        nudge=selectors.nudge_target(game, seat),
+        rematch=selectors.rematch_for(game, request.user) if game.is_over else None,
+    )
+
+
+def of(request: HttpRequest, game: Game, parts: Shown) -> str | None:
     """The validator of ``request.user``'s live parts of ``game`` now; None in the lobby."""
     if game.status == Game.Status.LOBBY:
         return None
     user = request.user
     seat = selectors.viewer_seat_index(game, user)
     revision = game.revision_for(seat)
-    nudge = selectors.nudge_target(game, seat)
-    rematch = selectors.rematch_for(game, user) if game.is_over else None
+    present, nudge, rematch = parts.present, parts.nudge, parts.rematch
     inputs = [
         user.pk,
         seat,

@@ -191,11 +191,15 @@ def _read_table(request: SignedInRequest, game_id: int) -> Game:
     return game
 
 
-def _table_context(request: SignedInRequest, game: Game) -> dict[str, Any]:
-    """Everything the table's parts show, for the requesting user's seat only."""
+def _table_context(
+    request: SignedInRequest, game: Game, shown: live_tag.Shown | None = None
+) -> dict[str, Any]:
+    """Everything the table's parts show, for the requesting user's seat only. ``shown``: what
+    a refresh read already for the parts' validator."""
     payload = selectors.game_payload(game, request.user)
     seat = payload["seat"]
-    present = selectors.present_seats(game)
+    shown = shown or live_tag.shown(request, game)
+    present = shown.present
     my_seat = selectors.seat_of(game, request.user)
     seats = list(game.seats.all())
     history_names = selectors.history_names(game)
@@ -243,10 +247,10 @@ def _table_context(request: SignedInRequest, game: Game) -> dict[str, Any]:
         if game.status == Game.Status.LOBBY
         else None,
         **_lobby_context(request, game),
-        "nudge_target": selectors.nudge_target(game, seat),
+        "nudge_target": shown.nudge,
         "my_seat": my_seat,
         "rules_body": f"catalog/{game.engine}/rules.html" if game.learning else None,
-        "rematch": selectors.rematch_for(game, request.user) if game.is_over else None,
+        "rematch": shown.rematch,
         **_chat_context(request, game),
         "not_ready": services.not_ready(game, seats),
         # from the seats read already: the creator sits at their own lobby (no query of its own)
@@ -256,7 +260,7 @@ def _table_context(request: SignedInRequest, game: Game) -> dict[str, Any]:
         "deadline_ms": int(game.deadline_at.timestamp() * 1000) if game.deadline_at else "",
         "wanted": wanted,
         "present": present,
-        "live_tag": live_tag.of(request, game, present),
+        "live_tag": live_tag.of(request, game, shown),
         "live_may_propose": pace.may_propose(game, seats, request.user),
         "live_may_answer": game.live_offer is not None
         and my_seat is not None
@@ -307,12 +311,13 @@ def table_live(request: SignedInRequest, game_id: int) -> HttpResponse:
     ``engine.view`` gives that seat. Nothing new for this viewer since the parts the script
     shows (their validator, sent back as If-None-Match: games/live_tag.py): 304, no body."""
     game = _read_table(request, game_id)
-    tag = live_tag.of(request, game, selectors.present_seats(game))
+    shown = live_tag.shown(request, game)
+    tag = live_tag.of(request, game, shown)
     if tag is not None and live_tag.matches(request, tag):
         unchanged = HttpResponseNotModified()
         unchanged["ETag"] = tag
         return unchanged
-    context = _table_context(request, game)
+    context = _table_context(request, game, shown)  # the seats, nudge and rematch read once
     response = render(request, "games/_table_live.html", context)
     if context["live_tag"] is not None:
         response["ETag"] = context["live_tag"]

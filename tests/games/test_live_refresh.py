@@ -11,16 +11,25 @@ from datetime import timedelta
 
 import pytest
 from django.conf import settings
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.utils import timezone
 
 from accounts import notifications
 from accounts.models import Notification
+from accounts.services import friendship_create
 from games import services
 from games.engines import registry
 from games.models import Game
 from games.services import notify
-from tests.games.helpers import seat_users, strip_tokens, to_the_show_of_hands, turn_game
+from tests.games.helpers import (
+    play_to_the_end,
+    seat_users,
+    strip_tokens,
+    to_the_show_of_hands,
+    turn_game,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -183,3 +192,24 @@ def test_a_lobby_is_always_sent_whole(trio):
     first = live(client, game)
     assert first.status_code == 200 and "ETag" not in first.headers
     assert 'data-tag=""' in first.content.decode()
+
+
+def test_a_full_refresh_of_an_over_game_reads_its_rematch_once(alice, bob, carol):
+    """The validator and the parts it stands for show the same rematch link: a refresh that
+    finds news reads the rematch (and who is at the table) once for both."""
+    friendship_create(alice, bob)
+    friendship_create(alice, carol)
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob", "carol"])
+    services.game_join(bob, game.pk)
+    services.game_join(carol, game.pk)
+    services.game_start(alice, game.pk)
+    game = play_to_the_end(Game.objects.get(pk=game.pk))
+    rematch, _made = services.game_rematch(alice, game.pk)
+    bob_client = client_of(bob)
+    live(bob_client, game)  # the once-a-minute "last seen" write happens here, not below
+    with CaptureQueriesContext(connection) as captured:
+        full = live(bob_client, game)
+    assert full.status_code == 200
+    assert f"/games/{rematch.pk}/" in full.content.decode()
+    rematch_reads = [q["sql"] for q in captured.captured_queries if '"rematch_of_id" =' in q["sql"]]
+    assert len(rematch_reads) == 1, "\n".join(rematch_reads)
