@@ -136,7 +136,9 @@ token closes it with code 4401, a table you may not see with 4404.
 **Errors** are `{"error", "code"}`, the `error` in your language, the `code` stable:
 `malformed` (no JSON object), `invalid` (with `detail`), `unauthorized`, `not_found` (also a
 table you may not see), `stale_version` (409, with `version` and the current `game`),
-`key_reused`, `account_suspended` (403: a moderator banned the token's owner), `too_late`, `already_answered`, `not_your_turn`, `not_active`, and the
+`key_reused`, `account_suspended` (403: a moderator banned the token's owner), `too_late` (an answer to a
+window that closed: a race, a slap, a show of hands; a turn move made on an old version is
+`stale_version`), `already_answered`, `not_your_turn`, `not_active`, and the
 engines' own (`not_in_hand`, `bad_target`, …). A refused request changes nothing.
 
 **Limits**: per client 8 requests in flight and 300 calls a minute (per IP 32 and 1,200):

@@ -184,6 +184,9 @@ class Engine(Protocol):
     # Whether bots make out-of-turn moves of their own (``bot_aside``): the platform then
     # gives them moments of their own to make them (games/services/bot_time.py).
     bot_asides: bool
+    # The action types that answer a window (a race, a slap, a show of hands): one that comes
+    # after its window closed is "too late"; any other stale move is on a page gone stale.
+    window_answers: frozenset[str]
     min_players: int
     max_players: int
 

@@ -99,11 +99,15 @@ def _act(
             change.expect_version(expected_version, seat.index)
         except StaleVersion as exc:
             # Races and slaps: the row lock serialises answers in arrival order; one that
-            # came after the moment passed is "too late", not a puzzling "stale".
-            if not change.engine.is_legal(change.state, seat.index, action):
+            # came after the moment passed is "too late", not a puzzling "stale". A turn
+            # move (or an aside) has no moment to miss: its page fell behind ("moved on").
+            legal_now = change.engine.is_legal(change.state, seat.index, action)
+            if not legal_now and action["type"] in change.engine.window_answers:
                 if _answered_this_window(change, seat.index):
                     raise AlreadyAnswered(exc.version) from None
                 raise TooLate(exc.version) from None
+            if not legal_now:
+                raise
             if not _saw_this_window_open(change, seat.index, expected_version):
                 raise
             # An answer to the window the seat saw open, still open and still legal for it:

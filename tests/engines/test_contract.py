@@ -196,6 +196,21 @@ def test_waiting_seats_have_moves_and_the_public_waiting_list_is_well_formed(eng
             assert json.loads(json.dumps(public_waiting)) == public_waiting
 
 
+@pytest.mark.parametrize(("engine", "players"), CASES)
+def test_window_answers_are_legal_in_windows_only_and_every_window_takes_one(engine, players):
+    """``window_answers`` tells a late answer to a window ("too late") from a move made on a
+    page gone stale: it must name exactly what answers a window."""
+    for run in runs(engine, players, count=2):
+        for state in positions(run):
+            waiting = engine.waiting_for(state)
+            for seat in range(players):
+                kinds = {a["type"] for a in engine.legal_actions(state, seat)}
+                if waiting.kind == "window" and seat in waiting.seats:
+                    assert kinds & engine.window_answers, (waiting.window, kinds)
+                else:
+                    assert not kinds & engine.window_answers, (waiting.kind, seat, kinds)
+
+
 # --- the firmer contract (issue 11) --------------------------------------------------------------
 
 

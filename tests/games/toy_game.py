@@ -38,6 +38,7 @@ class Pebbles(LegalFromList):
     creator_picks_start = True
     name = "Pebbles"
     bot_asides = False
+    window_answers: frozenset[str] = frozenset()  # every wait is a turn
     rules_version = 1
     min_players = 2
     max_players = 3

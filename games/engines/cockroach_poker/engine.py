@@ -56,6 +56,7 @@ class CockroachPokerRoyal:
     creator_picks_start = True
     name = "Cockroach Poker Royal"
     bot_asides = False
+    window_answers: frozenset[str] = frozenset()  # every wait is a turn
     min_players = 2
     max_players = 6
 

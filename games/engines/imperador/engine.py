@@ -121,6 +121,7 @@ class ImperadorEngine(LegalFromList):
     creator_picks_start = False
     name = "Imperador"
     bot_asides = False
+    window_answers = frozenset({"hand"})
     min_players = 3
     max_players = 6
 

@@ -90,6 +90,7 @@ class MogelMotte(LegalFromList):
     creator_picks_start = True
     name = "Mogel Motte"
     bot_asides = True  # sleeve cheats and accusations
+    window_answers = frozenset({"race", "decline", "slap", "gift"})
     min_players = 3
     max_players = 5
 
