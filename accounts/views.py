@@ -446,13 +446,27 @@ def notifications_read(request: SignedInRequest) -> HttpResponse:
     game = request.POST.get("game", "")
     if game.isdigit():
         # a row stands for a table: all its notices, on this page or older ones
-        notifications.mark_read_for_game(request.user, int(game))
+        marked = notifications.mark_read_for_game(request.user, int(game))
     else:
-        keys = request.POST.getlist("id")  # notices_key: a notice's name, not its row number
-        notifications.mark_read(
+        # notice_key: a notice's name, never its row number. A page drawn before notices had
+        # names posts row numbers: not taken (taken, they would tell a player which numbers
+        # are theirs, what the names hide); they name nothing, and the answer says so.
+        keys = request.POST.getlist("id")
+        marked = notifications.mark_read(
             request.user, notifications.notices_named(request.user, keys) if keys else None
         )
-    messages.success(request, _("Marked as read."))
+    if marked:
+        messages.success(request, _("Marked as read."))
+    else:
+        # read meanwhile (another tab), or a page from before the last release: nothing was
+        # marked, and the list the redirect shows is the current one
+        messages.info(
+            request,
+            _(
+                "Nothing was marked read: this page was out of date. Here are your notices "
+                "as they are now."
+            ),
+        )
     page = request.POST.get("page", "")
     if request.POST.get("back") == "table" and game.isdigit():  # from the table's own page
         back = reverse("notifications_table", args=[int(game)])

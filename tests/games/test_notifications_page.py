@@ -285,3 +285,51 @@ def test_a_tables_own_page_has_all_its_notices_a_page_at_a_time(alice, bob):
     stranger = Client()
     stranger.force_login(bob)  # none of these notices are bob's
     assert stranger.get("/notifications/table/2000/").status_code == 404
+
+
+STALE = "Nothing was marked read: this page was out of date. Here are your notices as they are now."
+
+
+def test_mark_read_from_a_page_drawn_before_notices_had_names_marks_nothing_and_says_so(
+    alice, make_user
+):
+    """A page drawn before the last release posts a notice's row number: it matched nothing,
+    and the answer was "Marked as read." The row number is not taken (taken, it would tell a
+    player which numbers are their notices: what the names hide); the answer says the page
+    was out of date and shows the notices as they are."""
+    friend_request_send(make_user("dana"), alice)
+    (note,) = Notification.objects.filter(user=alice, read_at=None)
+    client = Client()
+    client.force_login(alice)
+
+    answer = client.post("/notifications/read/", {"id": str(note.pk), "page": "1"}, follow=True)
+
+    assert [str(m) for m in answer.context["messages"]] == [STALE]
+    assert answer.redirect_chain == [("/notifications/", 302)]
+    assert Notification.objects.get(pk=note.pk).read_at is None
+    assert 'class="badge">1<' in answer.content.decode()  # the list now: still unread
+
+
+def test_mark_read_of_notices_read_meanwhile_says_nothing_was_marked(alice, make_user):
+    """Read in another tab (or all of them marked there): "Marked as read." for nothing."""
+    friend_request_send(make_user("dana"), alice)
+    client = Client()
+    client.force_login(alice)
+    row = _rows(client.get("/notifications/").content.decode())[0]
+    notifications.mark_read(alice)  # another tab's "Mark all as read"
+
+    for fields in (_form_fields(row), {}):
+        answer = client.post("/notifications/read/", fields, follow=True)
+        assert [str(m) for m in answer.context["messages"]] == [STALE], fields
+
+
+def test_mark_read_that_marks_says_so(alice, make_user):
+    friend_request_send(make_user("dana"), alice)
+    client = Client()
+    client.force_login(alice)
+    row = _rows(client.get("/notifications/").content.decode())[0]
+
+    answer = client.post("/notifications/read/", _form_fields(row), follow=True)
+
+    assert [str(m) for m in answer.context["messages"]] == ["Marked as read."]
+    assert not Notification.objects.filter(user=alice, read_at=None).exists()
