@@ -269,8 +269,13 @@ def wait_deadlines(game_ids: Collection[int]) -> dict[int, Any]:
     return _wait_deadlines(game_ids)
 
 
-def unread_count(user: User) -> int:
-    return Notification.objects.filter(user=user, read_at__isnull=True).count()
+def unread_count(user: User, besides_game: int | None = None) -> int:
+    """The bell's count; ``besides_game``: the table on screen, whose notices the page shows
+    (its refresh reads them) and its bell never counts."""
+    rows = Notification.objects.filter(user=user, read_at__isnull=True)
+    if besides_game is not None:
+        rows = rows.exclude(game_id=besides_game)
+    return rows.count()
 
 
 def notice_key(note_id: int) -> str:

@@ -22,6 +22,7 @@ import logging
 import time
 from importlib import import_module
 from typing import Any
+from urllib.parse import parse_qs
 
 import orjson
 import psycopg
@@ -532,14 +533,24 @@ async def _parse_frame(consumer: AsyncJsonWebsocketConsumer, text_data: str | No
         return None
 
 
-def _stamp(user: Any) -> tuple[str, int] | None:
-    """The player's lists stamp and their unread notifications (the bell's count), or None
-    when the account may no longer hold the socket."""
+def _stamp(user: Any, table: int | None = None) -> tuple[str, int] | None:
+    """The player's lists stamp and their unread notifications (the bell's count, without the
+    notices of ``table``, the one on screen), or None when the account may no longer hold
+    the socket."""
     user = _standing(user)
     if user is None:
         return None
     mark_online(user.pk)
-    return selectors.lists_stamp(user), unread_count(user)
+    return selectors.lists_stamp(user), unread_count(user, besides_game=table)
+
+
+def _table_on_screen(scope: dict[str, Any]) -> int | None:
+    """The table the page shows (``?table=<id>``), if any: its bell leaves that table's
+    notices out. A wait that opened there showed "1" for a moment, counted before the page's
+    refresh read it. Anything else is no table (only the player's own count is concerned)."""
+    values = parse_qs(scope.get("query_string", b"").decode("latin-1")).get("table", [])
+    raw = values[0] if len(values) == 1 else ""
+    return int(raw) if raw.isascii() and raw.isdigit() and len(raw) <= 18 else None
 
 
 class UserConsumer(Consumer):
@@ -547,21 +558,23 @@ class UserConsumer(Consumer):
     says when their My games list or invitations changed, as ``{"type": "lists", "stamp",
     "unread"}``; the page then fetches the list's fragment, and its bell shows ``unread`` (a
     page's bell kept the count it was drawn with: an invitation to another table reached My
-    games in place, never the bell of the table a phone stood on). The stamp is a hash of the
-    player's own observations, never content."""
+    games in place, never the bell of the table a phone stood on). A table's page opens it as
+    ``/ws/me/?table=<id>``: its count leaves that table's notices out. The stamp is a hash of
+    the player's own observations, never content."""
 
     async def connect(self) -> None:
         self.user = self.scope.get("user")
         self.poller: asyncio.Task[None] | None = None
         self.stamp: str | None = None
         self.unread: int | None = None
+        self.table = _table_on_screen(self.scope)
         if self.user is None or not self.user.is_authenticated:
             await _refuse(self, 4403)
             return
         self.group = broadcast.user_group_name(self.user.pk)
         await self.channel_layer.group_add(self.group, self.channel_name)
         self.joined = time.monotonic()
-        stamp = await database_sync_to_async(_stamp)(self.user)
+        stamp = await database_sync_to_async(_stamp)(self.user, self.table)
         if stamp is None:
             await self.channel_layer.group_discard(self.group, self.channel_name)
             await _refuse(self, 4403)
@@ -589,7 +602,7 @@ class UserConsumer(Consumer):
             await self.send_json({"type": "lists", "stamp": stamp, "unread": unread})
 
     async def user_changed(self, message: dict[str, Any]) -> None:
-        await self._send_stamp(await database_sync_to_async(_stamp)(self.user))
+        await self._send_stamp(await database_sync_to_async(_stamp)(self.user, self.table))
 
     async def _poll(self) -> None:
         with contextlib.suppress(asyncio.CancelledError):
@@ -603,7 +616,7 @@ class UserConsumer(Consumer):
         content = await _parse_frame(self, text_data)
         if not isinstance(content, dict) or content.get("type") != "heartbeat":
             return
-        seen = await database_sync_to_async(_stamp)(self.user)
+        seen = await database_sync_to_async(_stamp)(self.user, self.table)
         # the lists changed and no ping said so: the group is lost (see _rejoin_if_due); the
         # bell's count is no sign of it (a friend request pings nobody)
         stamp = seen[0] if seen is not None else None

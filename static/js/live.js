@@ -5,7 +5,11 @@
 (function () {
   "use strict";
   if (!window.WebSocket || !window.fetch || document.body.dataset.user !== "1") return;
-  var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/me/";
+  // A table's page names its table: its bell never counts that table's notices (the page shows
+  // them, and its refresh reads them; counted first, a wait opening there flashed "1").
+  var table = document.getElementById("live-root");
+  var url = (location.protocol === "https:" ? "wss://" : "ws://") + location.host + "/ws/me/" +
+    (table && table.dataset.game ? "?table=" + encodeURIComponent(table.dataset.game) : "");
   var delay = 1000, beat = null, socket = null;
   function refresh(stamp) {
     Array.prototype.forEach.call(document.querySelectorAll("[data-live-src]"), function (part) {
