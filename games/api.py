@@ -16,6 +16,7 @@ import orjson
 from django.http import Http404, HttpRequest, HttpResponse
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 from ninja import NinjaAPI, Query, Schema
 from ninja.errors import AuthenticationError, HttpError, ValidationError
 from ninja.renderers import JSONRenderer
@@ -188,12 +189,14 @@ def game_error(request: HttpRequest, exc: GameError) -> Any:
 # ninja's own errors answer {"detail": …}; every API error has the one Error shape instead.
 @api.exception_handler(AuthenticationError)
 def unauthorized(request: HttpRequest, exc: AuthenticationError) -> Any:
-    response = _error(request, 401, "unauthorized", "Sign in, or send an API token.")
+    response = _error(request, 401, "unauthorized", _("Sign in, or send an API token."))
     response["WWW-Authenticate"] = 'Bearer realm="api"'  # RFC 6750
     return response
 
 
-UNREADABLE = "Send a JSON object."  # config.inputs says the same of a body it cannot parse
+# config.inputs says the same of a body it cannot parse; said in the reader's language (the
+# token's owner's, found before the body is read), as every other refusal of a move is
+UNREADABLE = gettext_noop("Send a JSON object.")
 
 
 @api.exception_handler(ValidationError)
@@ -202,11 +205,11 @@ def invalid(request: HttpRequest, exc: ValidationError) -> Any:
     if about_body and not _json_object(request.body):
         # no body, or JSON that is no object ([], null, 1): unreadable, as a broken body is,
         # not a list of missing fields
-        return _error(request, 400, "malformed", UNREADABLE)
+        return _error(request, 400, "malformed", _(UNREADABLE))
     detail = [
         {"loc": _location(e.get("loc", [])), "msg": str(e.get("msg", ""))} for e in exc.errors
     ]
-    return _error(request, 422, "invalid", "The request is not valid.", detail=detail)
+    return _error(request, 422, "invalid", _("The request is not valid."), detail=detail)
 
 
 def _json_object(body: bytes) -> bool:
@@ -227,7 +230,7 @@ def _location(loc: Any) -> list[Any]:
 def http_error(request: HttpRequest, exc: HttpError) -> Any:
     if exc.status_code == 400 and str(exc).startswith("Cannot parse request body"):
         # a form-encoded or otherwise non-JSON body: the code a broken JSON body gets
-        return _error(request, 400, "malformed", UNREADABLE)
+        return _error(request, 400, "malformed", _(UNREADABLE))
     code = {400: "bad_request", 403: "forbidden", 405: "method_not_allowed"}.get(
         exc.status_code, "error"
     )
@@ -236,7 +239,7 @@ def http_error(request: HttpRequest, exc: HttpError) -> Any:
 
 @api.exception_handler(Http404)
 def not_found(request: HttpRequest, exc: Http404) -> Any:
-    return _error(request, 404, "not_found", "Not found.")
+    return _error(request, 404, "not_found", _("Not found."))
 
 
 def _one_of(values: Any, about: str, default: Any = ...) -> Any:
