@@ -35,6 +35,7 @@ from django.conf import settings
 from django.contrib.auth import SESSION_KEY
 from django.utils import translation
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_noop
 
 from accounts.languages import reader_language
 from accounts.models import ApiToken, User
@@ -471,9 +472,7 @@ class GameConsumer(Consumer):
 
     async def receive_json(self, content: Any, **kwargs: Any) -> None:
         if not isinstance(content, dict):
-            await self.send_json(
-                {"type": "error", "error": "Send a JSON object.", "code": "malformed"}
-            )
+            await _frame_refused(self, "malformed", UNREADABLE)
             return
         if content.get("type") == "heartbeat":
             await self._heartbeat()
@@ -515,21 +514,31 @@ def _writes_exceeded(scope: dict[str, Any]) -> int:
     return guard.socket_write_exceeded(who) if who else 0
 
 
+UNREADABLE = gettext_noop("Send a JSON object.")
+
+
+async def _frame_refused(
+    consumer: AsyncJsonWebsocketConsumer, code: str, message: str, **params: Any
+) -> None:
+    """A frame the socket cannot read, refused in the reader's language (it was English, when
+    every refusal of a move it could read spoke the player's)."""
+    language = _language(consumer.scope, getattr(consumer, "user", None))
+    with translation.override(language or settings.LANGUAGE_CODE):
+        said = _(message) % params if params else _(message)
+    await consumer.send_json({"type": "error", "error": said, "code": code})
+
+
 async def _parse_frame(consumer: AsyncJsonWebsocketConsumer, text_data: str | None) -> Any:
     if text_data is None:
-        await consumer.send_json(
-            {"type": "error", "error": "Send a JSON object.", "code": "malformed"}
-        )
+        await _frame_refused(consumer, "malformed", UNREADABLE)
         return None
     if len(text_data) > MAX_FRAME_CHARS:
-        await consumer.send_json(
-            {"type": "error", "error": "Send a small JSON object.", "code": "too_large"}
-        )
+        await _frame_refused(consumer, "too_large", gettext_noop("Send a small JSON object."))
         return None
     try:
         return parse_json(text_data, max_depth=MAX_FRAME_DEPTH)
     except BadInput as exc:
-        await consumer.send_json({"type": "error", "error": str(exc), "code": exc.code})
+        await _frame_refused(consumer, exc.code, exc.message, **exc.params)
         return None
 
 

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import asyncio
+
 import pytest
 from django.test import Client
 from django.utils import translation
@@ -13,7 +15,7 @@ from games.engines.mogel_motte import ENGINE
 from games.engines.registry import ENGINES
 from games.errors import engine_message
 from tests.engines.mogel_motte.tables import act, card, play, table
-from tests.games.helpers import seat_users
+from tests.games.helpers import connect, seat_users
 
 
 def _refusal(state, seat, action, language="en") -> str:
@@ -61,3 +63,33 @@ def test_an_api_move_the_api_cannot_read_is_refused_in_the_players_language(star
         assert (answer.status_code, answer.json()["error"]) == (400, "Envoyez un objet JSON.")
     game.refresh_from_db()
     assert not game.events.filter(actor=player).exists()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_socket_move_the_socket_cannot_read_is_refused_in_the_players_language(started):
+    """A French player's socket answered a frame it could not read (no JSON object, broken
+    JSON, too long) in English; the moves it could read were refused in French."""
+    game = started("cockroach-poker-royal")
+    player = seat_users(game)[0]
+    player.language = "fr"
+    player.save(update_fields=["language"])
+
+    async def scenario() -> list[dict]:
+        socket, connected, _code = await connect(player, f"/ws/games/{game.pk}/")
+        assert connected
+        await socket.receive_json_from(timeout=5)  # the table as it is
+        replies = []
+        for frame in ("[]", "{", "[" * 20 + "]" * 20, "x" * 9000):
+            await socket.send_to(text_data=frame)
+            replies.append(await socket.receive_json_from(timeout=5))
+        await socket.disconnect()
+        return replies
+
+    replies = asyncio.run(scenario())
+
+    assert [(r["code"], r["error"]) for r in replies] == [
+        ("malformed", "Envoyez un objet JSON."),
+        ("malformed", "Envoyez un objet JSON."),
+        ("too_deep", "Le JSON peut s’imbriquer sur 8 niveaux au plus."),
+        ("too_large", "Envoyez un petit objet JSON."),
+    ]
