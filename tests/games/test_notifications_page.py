@@ -308,6 +308,12 @@ def test_mark_read_from_a_page_drawn_before_notices_had_names_marks_nothing_and_
     assert answer.redirect_chain == [("/notifications/", 302)]
     assert Notification.objects.get(pk=note.pk).read_at is None
     assert 'class="badge">1<' in answer.content.decode()  # the list now: still unread
+    # another player's row number: the same answer, and their notice stays as it was
+    friend_request_send(make_user("emil"), make_user("fritz"))
+    (theirs,) = Notification.objects.exclude(user=alice)
+    answer = client.post("/notifications/read/", {"id": str(theirs.pk), "page": "1"}, follow=True)
+    assert [str(m) for m in answer.context["messages"]] == [STALE]
+    assert Notification.objects.get(pk=theirs.pk).read_at is None
 
 
 def test_mark_read_of_notices_read_meanwhile_says_nothing_was_marked(alice, make_user):
