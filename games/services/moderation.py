@@ -242,7 +242,6 @@ def report_create(
 
 
 @transaction.atomic
-@transaction.atomic
 def report_reopen(actor: User, report: Report, reason: str) -> Report:
     """A report closed by mistake is open again (its earlier note stays in the log)."""
     reason = _reason(reason)
@@ -264,6 +263,7 @@ def report_reopen(actor: User, report: Report, reason: str) -> Report:
     return report
 
 
+@transaction.atomic
 def report_resolve(actor: User, report: Report, status: str, resolution: str) -> Report:
     """Closes an open report as resolved or dismissed, with a note for the log."""
     if status not in (Report.Status.RESOLVED, Report.Status.DISMISSED):

@@ -759,3 +759,58 @@ def test_staff_cannot_question_the_hidden_state_through_the_lists_url_filters(st
         assert response.status_code == 200, (url, params)
     listed = client.get(games, {"status__exact": "active", "id": game.pk})
     assert list(listed.context["cl"].result_list) == [game]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_moderator_hides_a_reported_line_and_closes_the_report_outside_a_test_transaction(
+    started, trio, make_user
+):
+    """The admin's requests run without a surrounding transaction (no ATOMIC_REQUESTS): a
+    report's resolve and dismiss lock its row, and ended in "select_for_update cannot be used
+    outside of a transaction" (a 500) once the reopen service took their decorator. The other
+    tests run inside the test's transaction, which hid it."""
+    from accounts.moderators import make_moderator
+    from games.services import chat
+
+    alice, bob, carol = trio
+    game = started(GAME)
+    line = chat.post(alice, game.pk, "you cheat, idiot")
+    report = chat.report(bob, line.pk)
+    other = services.report_create(carol, game.pk, "alice", "abuse", "rude too")
+    moderator = make_user("moddy")
+    make_moderator(moderator)
+    client = Client()
+    client.force_login(moderator)
+
+    hidden = post_action(
+        client, "chatmessage", "hide_messages", [line], apply="yes", reason="abuse"
+    )
+    assert hidden.status_code == 302
+    changelist = reverse("admin:games_report_changelist")
+    done = client.post(
+        changelist,
+        {
+            "action": "resolve_reports",
+            ACTION_CHECKBOX_NAME: [report.pk],
+            "_from_object": report.pk,
+            "apply": "yes",
+            "reason": "line hidden",
+        },
+    )
+    dismissed = post_action(client, "report", "dismiss_reports", [other], apply="yes", reason="dup")
+
+    assert done.status_code == 302
+    assert done["Location"] == reverse("admin:games_report_change", args=[report.pk])
+    assert dismissed.status_code == 302
+    report.refresh_from_db()
+    assert (report.status, report.resolved_by, report.resolution) == (
+        "resolved",
+        moderator,
+        "line hidden",
+    )
+    assert Report.objects.get(pk=other.pk).status == "dismissed"
+    assert logs() == [
+        ("moddy", "chat_hide", "alice", game.pk, "abuse"),
+        ("moddy", "report_resolved", "alice", game.pk, "line hidden"),
+        ("moddy", "report_dismissed", "alice", game.pk, "dup"),
+    ]
