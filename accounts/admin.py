@@ -32,7 +32,7 @@ from accounts.models import (
     PushSubscription,
     User,
 )
-from accounts.names import checked_display_name
+from accounts.names import checked_display_name, checked_username
 from accounts.signed_in import SignedInRequest
 from config.admin_actions import ConfirmedActions, ReasonForm
 from config.admin_lookups import DeclaredLookupsOnly
@@ -110,6 +110,12 @@ class UserChangeForm(DjangoUserChangeForm):
         # the players' own rules: a model constraint the form cannot check (it reads
         # is_active, read-only here) would otherwise end the save in a database error
         return checked_display_name(self.cleaned_data["display_name"], self.instance)
+
+    def clean_username(self) -> str:
+        # a moderator's rename keeps sign-up's rules: "ALICE" beside "alice", or "Аӏісе" in
+        # Cyrillic letters, would pass for her at the tables
+        name = self.cleaned_data["username"]
+        return name if name == self.instance.username else checked_username(name, self.instance)
 
 
 @admin.register(User)

@@ -51,6 +51,7 @@ DISPLAY_NAME_WORDS = {
     "invisible": _("A display name may not contain invisible characters."),
     "mixed_scripts": _("A display name may not mix Latin, Greek and Cyrillic letters."),
 }
+NAME_TAKEN = _("Another player already goes by that name, or one that looks the same.")
 USERNAME_WORDS = {
     "invisible": _("A username may not contain invisible characters."),
     "mixed_scripts": _("A username may not mix Latin, Greek and Cyrillic letters."),
@@ -64,10 +65,7 @@ def _refuse_lookalikes(name: str, user: User | None, words: dict[str, Any]) -> N
     if len({_script(ch) for ch in name} & LOOKALIKE_SCRIPTS) > 1:
         raise forms.ValidationError(words["mixed_scripts"], code="mixed_scripts")
     if name and name_taken(name, user):
-        raise forms.ValidationError(
-            _("Another player already goes by that name, or one that looks the same."),
-            code="taken",
-        )
+        raise forms.ValidationError(NAME_TAKEN, code="taken")
 
 
 def checked_display_name(raw: str, user: User | None) -> str:
@@ -93,8 +91,13 @@ def checked_display_name(raw: str, user: User | None) -> str:
     return name
 
 
-def checked_username(name: str) -> str:
+def checked_username(name: str, user: User | None = None) -> str:
     """A new player's username (shown until they set a display name): the display name's
-    rules, against every player's shown name."""
-    _refuse_lookalikes(name, None, USERNAME_WORDS)
+    rules, against every player's shown name. ``user``: a player a moderator renames, whose
+    new username may not be another's in other letters' case either (allauth checks that at
+    sign-up; the admin's form only refused the very same spelling)."""
+    others = User.objects.filter(username__iexact=name)
+    if user is not None and others.exclude(pk=user.pk).exists():
+        raise forms.ValidationError(NAME_TAKEN, code="taken")
+    _refuse_lookalikes(name, user, USERNAME_WORDS)
     return name

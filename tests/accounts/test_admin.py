@@ -331,3 +331,29 @@ def test_a_moderator_cannot_ban_staff_and_sees_no_password_link(moderator, make_
     assert bob.banned_at is not None
     page = client.get(reverse("admin:accounts_user_change", args=[other.pk])).content.decode()
     assert "/password/" not in page
+
+
+def test_a_moderators_rename_keeps_the_sign_ups_username_rules(
+    moderator, admin_user, alice, bob, carol
+):
+    """The admin's form refused only the very same spelling: a moderator renaming a player
+    could give him "ALICE" beside "alice", or "Аӏісе" in Cyrillic letters, and he passed for
+    her at the tables; or a banned player's name in capitals, two of them once she is back
+    (a moderation review)."""
+    _staff, client = moderator
+    page = reverse("admin:accounts_user_change", args=[bob.pk])
+    services.user_ban(admin_user, carol, "spam")
+
+    for lookalike in ("ALICE", "Аӏісе", "Carol"):
+        data = {**user_change_form_data(client, bob), "username": lookalike}
+        refused = client.post(page, data)
+        assert refused.status_code == 200
+        assert refused.context["adminform"].form.errors["username"] == [
+            "Another player already goes by that name, or one that looks the same."
+        ]
+        assert User.objects.get(pk=bob.pk).username == "bob"
+    for fine in ("Bob", "bobby"):  # his own name in other letters' case, or a new one
+        data = {**user_change_form_data(client, bob), "username": fine}
+        assert client.post(page, data).status_code == 302
+        assert User.objects.get(pk=bob.pk).username == fine
+    assert ModerationLog.objects.filter(action="user_edited", target_user=bob).count() == 2
