@@ -272,6 +272,9 @@ def report_resolve(actor: User, report: Report, status: str, resolution: str) ->
     if not resolution:
         raise GameError(_("Write a resolution note."), "reason_required")
     report = Report.objects.select_for_update().get(pk=report.pk)
+    if report.reported_id == actor.pk:
+        # a moderator who plays may be reported too: not his to dismiss
+        raise GameError(_("A report about you is for another moderator to close."), "own_report")
     if report.status != Report.Status.OPEN:
         raise GameError(
             _("Report #%(id)s is already %(status)s.")

@@ -814,3 +814,31 @@ def test_a_moderator_hides_a_reported_line_and_closes_the_report_outside_a_test_
         ("moddy", "report_resolved", "alice", game.pk, "line hidden"),
         ("moddy", "report_dismissed", "alice", game.pk, "dup"),
     ]
+
+
+def test_a_moderator_cannot_close_a_report_about_themselves(trio, make_user):
+    """A moderator who plays was reported by an opponent, and dismissed it himself: the
+    reporter was told a moderator had looked (a moderation review)."""
+    from accounts.moderators import make_moderator
+    from accounts.services import friendship_create
+
+    _alice, bob, _carol = trio
+    moderator = make_user("moddy")
+    make_moderator(moderator)
+    friendship_create(moderator, bob)
+    game = services.game_create(moderator, engine=GAME, seats=3, invite=["bob"])
+    services.game_join(bob, game.pk)
+    about_him = services.report_create(bob, game.pk, "moddy", "abuse", "he insulted me")
+    client = Client()
+    client.force_login(moderator)
+
+    answer = post_action(
+        client, "report", "dismiss_reports", [about_him], apply="yes", reason="nonsense"
+    )
+
+    assert answer.status_code == 302
+    told = [str(m) for m in client.get(answer["Location"]).context["messages"]]
+    assert told == [f"{about_him}: A report about you is for another moderator to close."]
+    assert Report.objects.get(pk=about_him.pk).status == "open"
+    assert logs() == []
+    assert not Notification.objects.filter(user=bob, kind=Notification.Kind.REPORT).exists()
