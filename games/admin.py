@@ -736,6 +736,7 @@ class ChatMessageAdmin(ConfirmedActions, DeclaredLookupsOnly, admin.ModelAdmin):
     linked_lookups = ("game",)  # from a report or a game: that table's talk
     search_fields = ("author__username", "text")
     list_select_related = ("author",)
+    ordering = ("-id",)  # the latest lines first (the model's order is a table's, oldest first)
     readonly_fields = ("game", "author", "channel", "text", "created_at", "hidden_at", "hidden_by")
     actions = ("hide_messages", "show_messages")
     refused_errors = (GameError,)

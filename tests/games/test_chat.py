@@ -136,6 +136,24 @@ def test_a_report_leads_the_moderator_to_its_tables_talk(started, as_admin):
     assert f'href="{talk_url}"' in game_page.replace("&amp;", "&")
 
 
+def test_the_chat_list_shows_the_latest_lines_first(started, as_admin):
+    """It listed by table, oldest table first: with thousands of lines a reported one said
+    just now was on the last page, and a search's answers too (a moderation review)."""
+    older, newer = started("imperador"), started("imperador")
+    alice, bob = older.seats.get(index=0).user, older.seats.get(index=1).user
+    say(client_for(alice), older, "first, at the older table")
+    say(client_for(bob), newer, "then at the newer table")
+    say(client_for(alice), older, "just now, at the older table")
+
+    listed = as_admin.get(reverse("admin:games_chatmessage_changelist"))
+
+    assert [m.text for m in listed.context["cl"].result_list] == [
+        "just now, at the older table",
+        "then at the newer table",
+        "first, at the older table",
+    ]
+
+
 def test_a_messages_own_admin_page_offers_nothing_to_save(started, as_admin):
     game = started("imperador")
     say(client_for(game.seats.get(index=1).user), game, "hello")
