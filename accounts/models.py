@@ -250,7 +250,8 @@ class FriendRequest(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.from_user} → {self.to_user} ({self.status})"
+        # the admin's page titles: in the moderator's language, as its lists say the status
+        return f"{self.from_user} → {self.to_user} ({self.get_status_display()})"
 
 
 class Friendship(models.Model):
@@ -309,7 +310,10 @@ class Block(models.Model):
         indexes = [models.Index(fields=["blocked"])]
 
     def __str__(self) -> str:
-        return f"{self.blocker} blocks {self.blocked}"
+        return _("%(blocker)s blocks %(blocked)s") % {
+            "blocker": self.blocker,
+            "blocked": self.blocked,
+        }
 
 
 class ModerationLog(models.Model):
@@ -360,7 +364,7 @@ class ModerationLog(models.Model):
         indexes = [models.Index(fields=["target_user", "created_at"])]
 
     def __str__(self) -> str:
-        return f"{self.created_at:%Y-%m-%d %H:%M} {self.action}"
+        return f"{self.created_at:%Y-%m-%d %H:%M} {self.get_action_display()}"
 
 
 class Notification(models.Model):
@@ -442,7 +446,7 @@ class Notification(models.Model):
         ]
 
     def __str__(self) -> str:
-        return f"{self.user} {self.kind} {self.created_at:%Y-%m-%d %H:%M}"
+        return f"{self.user} {self.get_kind_display()} {self.created_at:%Y-%m-%d %H:%M}"
 
 
 class PushSubscription(models.Model):

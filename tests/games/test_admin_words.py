@@ -53,3 +53,42 @@ def test_the_admins_hidden_headings_speak_the_moderators_language(as_admin, lang
     assert "Model name" not in index and "Add link" not in index
     for heading in headings:
         assert heading in index, heading
+
+
+def test_the_moderators_record_pages_are_titled_in_their_language(trio, admin_user, make_user):
+    """A moderation log entry's page was titled "… report_resolved", a notice's "… finished",
+    a friend request's "(pending)" and a block's "alice blocks bob", in English amid Czech."""
+    from django.test import Client
+
+    from accounts.models import Block, FriendRequest, ModerationLog, Notification
+    from accounts.moderators import make_moderator
+    from accounts.notifications import notify
+    from accounts.services import friend_request_send, user_block
+
+    alice, bob, _carol = trio
+    game = services.game_create(alice, engine="mogel-motte", seats=3, invite=["bob"])
+    dora = make_user("dora")
+    friend_request_send(dora, alice)
+    user_block(bob, dora)
+    notify(bob, Notification.Kind.GAME_FINISHED, "over", "/", game.pk)
+    services.game_abort(admin_user, game.pk, "spam table")
+    moderator = make_user("moddy")
+    make_moderator(moderator)
+    client = Client()
+    client.force_login(moderator)
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "cs"
+
+    pages = {
+        "moderationlog": (ModerationLog.objects.get(), "game_abort", "hra ukončena"),
+        "notification": (
+            Notification.objects.get(user=bob, text="over"),
+            " finished ",
+            "hra skončila",
+        ),
+        "friendrequest": (FriendRequest.objects.get(), "(pending)", "čeká"),
+        "block": (Block.objects.get(), " blocks ", "blokuje"),
+    }
+    for model, (row, english, czech) in pages.items():
+        page = client.get(reverse(f"admin:accounts_{model}_change", args=[row.pk]))
+        title = page.content.decode().split("<title>")[1].split("</title>")[0]
+        assert english not in title and czech in title, (model, title)
