@@ -105,6 +105,16 @@ class ReadOnlyAdmin(DeclaredLookupsOnly, admin.ModelAdmin):
 ACCESS_FIELDS = ("is_staff", "is_superuser", "groups", "user_permissions", "email")
 
 
+def _changed(form: forms.Form, name: str) -> str:
+    """A field a moderator changed, for the log: its label and, but for a switch or a list of
+    rights, what it was and became (a replaced offensive name is the evidence of why)."""
+    label = str(form.fields[name].label)
+    if isinstance(form.fields[name], (forms.BooleanField, forms.ModelMultipleChoiceField)):
+        return label
+    was, now = (form.initial.get(name), form.cleaned_data.get(name))
+    return f"{label} ({was or '—'} → {now or '—'})"
+
+
 class UserChangeForm(DjangoUserChangeForm):
     def clean_display_name(self) -> str:
         # the players' own rules: a model constraint the form cannot check (it reads
@@ -187,7 +197,7 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
                 action=ModerationLog.Action.USER_EDITED,
                 target_user=obj,
                 reason=_("Changed: %(fields)s")
-                % {"fields": ", ".join(str(form.fields[f].label) for f in form.changed_data)},
+                % {"fields": ", ".join(_changed(form, name) for name in form.changed_data)},
             )
 
     def get_readonly_fields(self, request: HttpRequest, obj: Any = None) -> tuple[str, ...]:

@@ -151,7 +151,9 @@ def test_a_moderator_reads_staff_accounts_and_edits_players_with_a_log_row(make_
     assert (entry.actor, entry.target_user, entry.reason) == (
         moderator,
         player,
-        "Changed: Display name",  # the field's label, in the moderator's language
+        # the field's label, in the moderator's language, and what it was: the name a
+        # moderator replaced is the evidence (the log kept only "Display name")
+        "Changed: Display name (Rude Name → Tidy Name)",
     )
 
 
