@@ -404,28 +404,34 @@ class Notification(models.Model):
         on_delete=models.CASCADE,
         related_name="notifications",
         db_index=False,
+        verbose_name=_("player"),
     )
-    kind = models.CharField(max_length=20, choices=Kind.choices)
-    game_id = models.BigIntegerField(null=True, blank=True)
+    # the admin names its columns in the moderator's language (they read "Created at")
+    kind = models.CharField(_("kind"), max_length=20, choices=Kind.choices)
+    game_id = models.BigIntegerField(_("game"), null=True, blank=True)
     # The game's wait (Game.wait_seq) a turn notice belongs to: its email is skipped once the
     # wait has moved on.
-    wait_seq = models.PositiveIntegerField(null=True, blank=True)
-    text = models.CharField(max_length=300)
+    wait_seq = models.PositiveIntegerField(_("wait"), null=True, blank=True)
+    text = models.CharField(_("message"), max_length=300)
     # The language ``text`` was written in (the player's at the time): the page marks a notice
     # whose language is not the page's, so that a screen reader reads it in the right voice.
     # a database default too: the processes of a release before it wrote notices without it
-    language = models.CharField(max_length=10, blank=True, default="", db_default="")
-    url = models.CharField(max_length=200, blank=True)
-    created_at = models.DateTimeField(default=timezone.now)
-    read_at = models.DateTimeField(null=True, blank=True)
-    email = models.CharField(max_length=10, choices=Email.choices, default=Email.NONE, blank=True)
-    emailed_at = models.DateTimeField(null=True, blank=True)
+    language = models.CharField(_("Language"), max_length=10, blank=True, default="", db_default="")
+    url = models.CharField(_("link"), max_length=200, blank=True)
+    created_at = models.DateTimeField(_("when"), default=timezone.now)
+    read_at = models.DateTimeField(_("read at"), null=True, blank=True)
+    email = models.CharField(
+        _("email"), max_length=10, choices=Email.choices, default=Email.NONE, blank=True
+    )
+    emailed_at = models.DateTimeField(_("emailed at"), null=True, blank=True)
     # The email queue (accounts.email_queue): tries so far, and when the row may be taken
     # again (a failed try's back-off, or the lease of the worker sending it).
-    email_attempts = models.PositiveSmallIntegerField(default=0)
-    email_retry_at = models.DateTimeField(null=True, blank=True)
+    email_attempts = models.PositiveSmallIntegerField(_("email attempts"), default=0)
+    email_retry_at = models.DateTimeField(_("next email attempt"), null=True, blank=True)
     # Web push: pending until the push task has decided (sent or skipped), like the email.
-    push = models.CharField(max_length=10, choices=Push.choices, default=Push.NONE, blank=True)
+    push = models.CharField(
+        _("push"), max_length=10, choices=Push.choices, default=Push.NONE, blank=True
+    )
 
     class Meta:
         ordering = ["-created_at"]

@@ -92,3 +92,34 @@ def test_the_moderators_record_pages_are_titled_in_their_language(trio, admin_us
         page = client.get(reverse(f"admin:accounts_{model}_change", args=[row.pk]))
         title = page.content.decode().split("<title>")[1].split("</title>")[0]
         assert english not in title and czech in title, (model, title)
+
+
+def test_the_notices_pages_name_their_columns_in_persian(as_admin, trio):
+    """The notices' list and a notice's page named their columns "Created at", "Game id",
+    "Kind", "User", "Read at"...: their fields had no translatable names."""
+    import html
+    import re
+
+    from accounts.models import Notification
+    from accounts.notifications import notify
+
+    alice, _bob, _carol = trio
+    notify(alice, Notification.Kind.GAME_FINISHED, "over", "/", 7)
+    as_admin.cookies[settings.LANGUAGE_COOKIE_NAME] = "fa"
+    pages = (
+        reverse("admin:accounts_notification_changelist"),
+        reverse("admin:accounts_notification_change", args=[Notification.objects.get().pk]),
+    )
+    for page in pages:
+        # the page's own content (the menu beside it lists every app, allauth's too)
+        body = as_admin.get(page).content.decode().split('id="content"')[1]
+        names = re.findall(r"<th[^>]*>(.*?)</th>|<label[^>]*>(.*?)</label>", body, flags=re.S)
+        english = [
+            shown
+            for parts in names
+            if re.search(
+                r"[A-Za-z]{2}",
+                shown := html.unescape(re.sub(r"<[^>]+>", "", "".join(parts))).strip(),
+            )
+        ]
+        assert english == [], page
