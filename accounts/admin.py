@@ -34,7 +34,7 @@ from accounts.models import (
 )
 from accounts.names import checked_display_name, checked_username
 from accounts.signed_in import SignedInRequest
-from config.admin_actions import ConfirmedActions, ReasonForm
+from config.admin_actions import FROM_OBJECT, ConfirmedActions, ReasonForm
 from config.admin_lookups import DeclaredLookupsOnly
 
 # The one place accounts reaches into games: a ban hands the player's seats to the bot.
@@ -188,6 +188,25 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
             return False
         return super().has_change_permission(request, obj)
 
+    def change_view(
+        self,
+        request: HttpRequest,
+        object_id: str,
+        form_url: str = "",
+        extra_context: dict[str, Any] | None = None,
+    ) -> HttpResponse:
+        # the page's own buttons (templates/admin/accounts/user/change_form.html): a player
+        # this moderator may sanction, not themselves
+        player = self.get_object(request, object_id)
+        may_sanction = (
+            player is not None
+            and player.pk != request.user.pk
+            and player.closed_at is None
+            and self.has_change_permission(request, player)
+        )
+        extra = {**(extra_context or {}), "may_sanction": may_sanction}
+        return super().change_view(request, object_id, form_url, extra)
+
     def save_model(self, request: HttpRequest, obj: User, form: Any, change: bool) -> None:
         super().save_model(request, obj, form, change)
         if change and form.changed_data:  # a rename is a moderation act like a ban: logged
@@ -266,7 +285,7 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
                 )
             for message in refused:
                 self.message_user(request, message, messages.WARNING)
-            return None
+            return self.back_to_object(request, queryset)
         context = {
             **self.admin_site.each_context(request),
             "title": _("Ban users"),
@@ -275,6 +294,7 @@ class UserAdmin(ConfirmedActions, DeclaredLookupsOnly, DjangoUserAdmin):
             "form": form,
             "action_checkbox_name": ACTION_CHECKBOX_NAME,
             "action": "ban_users",
+            "from_object": request.POST.get(FROM_OBJECT, ""),
         }
         return TemplateResponse(request, "accounts/admin/ban_users.html", context)
 

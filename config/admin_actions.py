@@ -71,12 +71,7 @@ class ConfirmedActions(ModelAdminMixin):
                     count += 1
             if count:
                 self.message_user(request, done(count), messages.SUCCESS)
-            back = request.POST.get(FROM_OBJECT, "")
-            if back.isdecimal() and queryset.filter(pk=int(back)).exists():
-                # started from the object's own page: back to it, not to the list
-                opts = self.opts
-                return redirect(f"admin:{opts.app_label}_{opts.model_name}_change", int(back))
-            return None
+            return self.back_to_object(request, queryset)
         context = {
             **self.admin_site.each_context(request),
             "title": title,
@@ -90,3 +85,11 @@ class ConfirmedActions(ModelAdminMixin):
             "from_object": request.POST.get(FROM_OBJECT, ""),
         }
         return TemplateResponse(request, "admin/games/confirm_action.html", context)
+
+    def back_to_object(self, request: HttpRequest, queryset: QuerySet) -> HttpResponse | None:
+        """An action done: back to the object's own page it started from, or (None) the list."""
+        back = request.POST.get(FROM_OBJECT, "")
+        if back.isdecimal() and queryset.filter(pk=int(back)).exists():
+            opts = self.opts
+            return redirect(f"admin:{opts.app_label}_{opts.model_name}_change", int(back))
+        return None

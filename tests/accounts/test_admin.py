@@ -357,3 +357,42 @@ def test_a_moderators_rename_keeps_the_sign_ups_username_rules(
         assert client.post(page, data).status_code == 302
         assert User.objects.get(pk=bob.pk).username == fine
     assert ModerationLog.objects.filter(action="user_edited", target_user=bob).count() == 2
+
+
+def test_a_reported_players_own_page_suspends_their_talk_or_bans_them(
+    moderator, make_user, admin_user, bob
+):
+    """From a report the moderator reaches the player's page, which offered no sanction: the
+    list had them, after finding the player there again and ticking him (a moderation review)."""
+    staff, client = moderator
+    page = reverse("admin:accounts_user_change", args=[bob.pk])
+    changelist = reverse(CHANGELIST)
+
+    shown = client.get(page).content.decode()
+    assert f'action="{changelist}"' in shown
+    assert ">Suspend table talk…<" in shown and ">Ban…<" in shown
+    suspend = {"action": "suspend_talk", ACTION_CHECKBOX_NAME: [bob.pk], "_from_object": bob.pk}
+    asked = client.post(changelist, suspend)
+    assert 'name="days"' in asked.content.decode()
+    assert f'name="_from_object" value="{bob.pk}"' in asked.content.decode()
+    done = client.post(changelist, {**suspend, "apply": "yes", "days": "7", "reason": "insults"})
+    assert done.status_code == 302 and done["Location"] == page  # back on the player
+    bob.refresh_from_db()
+    assert bob.talk_suspended
+    shown = client.get(page).content.decode()
+    assert ">Suspend table talk…<" not in shown and ">Ban…<" in shown
+
+    ban = {"action": "ban_users", ACTION_CHECKBOX_NAME: [bob.pk], "_from_object": bob.pk}
+    asked = client.post(changelist, ban)
+    assert f'name="_from_object" value="{bob.pk}"' in asked.content.decode()
+    done = client.post(changelist, {**ban, "apply": "yes", "reason": "went on by email"})
+    assert done.status_code == 302 and done["Location"] == page
+    assert User.objects.get(pk=bob.pk).banned_at is not None
+    assert ">Ban…<" not in client.get(page).content.decode()
+    assert [
+        (row.actor, row.action, row.target_user) for row in ModerationLog.objects.order_by("id")
+    ] == [(staff, "talk_suspended", bob), (staff, "ban", bob)]
+    # nothing to offer on their own page, nor on another staff member's
+    for other in (staff, make_user("colleague", is_staff=True), admin_user):
+        shown = client.get(reverse("admin:accounts_user_change", args=[other.pk])).content
+        assert b'class="object-tool-button"' not in shown, other
