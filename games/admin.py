@@ -737,6 +737,7 @@ class ChatMessageAdmin(ConfirmedActions, DeclaredLookupsOnly, admin.ModelAdmin):
     search_fields = ("author__username", "text")
     list_select_related = ("author",)
     ordering = ("-id",)  # the latest lines first (the model's order is a table's, oldest first)
+    show_full_result_count = False  # the largest table paged here: one COUNT a page, not two
     readonly_fields = ("game", "author", "channel", "text", "created_at", "hidden_at", "hidden_by")
     actions = ("hide_messages", "show_messages")
     refused_errors = (GameError,)
