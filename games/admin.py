@@ -65,6 +65,22 @@ class TalkCount(ModelAdminMixin):
         return obj
 
 
+class TableNumberSearch(ModelAdminMixin):
+    """A ModelAdmin mixin: players and reports name a table "#12"; a number searched finds
+    that table's rows too."""
+
+    table_number_field = "game_id"
+
+    def get_search_results(
+        self, request: HttpRequest, queryset: QuerySet[Any], search_term: str
+    ) -> tuple[QuerySet[Any], bool]:
+        found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
+        number = search_term.strip().removeprefix("#")
+        if number.isdecimal() and len(number) < 19:
+            found |= queryset.filter(**{self.table_number_field: int(number)})
+        return found, may_have_duplicates
+
+
 class ResolutionForm(forms.Form):
     reason = forms.CharField(
         label=_("Resolution note"),
@@ -229,8 +245,9 @@ class StuckFilter(admin.SimpleListFilter):
 
 
 @admin.register(Game)
-class GameAdmin(TalkCount, RevealStep, ReadOnlyModelAdmin):
+class GameAdmin(TalkCount, TableNumberSearch, RevealStep, ReadOnlyModelAdmin):
     talk_game_field = "pk"
+    table_number_field = "pk"
     list_display = (
         "id",
         "game_name",
@@ -301,16 +318,6 @@ class GameAdmin(TalkCount, RevealStep, ReadOnlyModelAdmin):
 
     def get_queryset(self, request: HttpRequest) -> QuerySet[Game]:
         return super().get_queryset(request).prefetch_related("seats__user")
-
-    def get_search_results(
-        self, request: HttpRequest, queryset: QuerySet[Game], search_term: str
-    ) -> tuple[QuerySet[Game], bool]:
-        """Players and reports name a table "#12": a number finds that table too."""
-        found, may_have_duplicates = super().get_search_results(request, queryset, search_term)
-        number = search_term.strip().removeprefix("#")
-        if number.isdecimal() and len(number) < 19:
-            found |= queryset.filter(pk=int(number))
-        return found, may_have_duplicates
 
     def revealing(self, request: HttpRequest, game: Game | None) -> bool:
         """Every hidden card shows only when asked for (``?reveal=1``) after the reveal step
@@ -574,7 +581,7 @@ class InvitationAdmin(ReadOnlyModelAdmin):
 
 
 @admin.register(Report)
-class ReportAdmin(TalkCount, ReadOnlyModelAdmin):
+class ReportAdmin(TalkCount, TableNumberSearch, ReadOnlyModelAdmin):
     list_display = (
         "id",
         "created_at",
@@ -589,6 +596,7 @@ class ReportAdmin(TalkCount, ReadOnlyModelAdmin):
     list_filter = ("status", "reason")
     linked_lookups = ("reported",)  # from a report: the same player's other reports
     search_fields = ("reporter__username", "reported__username", "text")
+    search_help_text = _("Search by a player's username, or by a table's number (#12).")
     list_select_related = ("reporter", "reported", "resolved_by")
     date_hierarchy = "created_at"
     fields = (

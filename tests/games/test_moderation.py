@@ -441,6 +441,21 @@ def test_a_game_is_found_by_its_number(as_admin, started):
     assert other not in as_admin.get(url, {"q": f"#{game.pk}"}).context["cl"].result_list
 
 
+def test_a_tables_reports_are_found_by_its_number(as_admin, started, trio):
+    """Players name a table "#12" in their reports and messages; the reports' search read
+    only names and what they wrote."""
+    alice, _bob, carol = trio
+    game, other = started(GAME), started(GAME)
+    here = services.report_create(alice, game.pk, "bob", "abuse", "rude")
+    services.report_create(carol, other.pk, "bob", "abuse", "rude")
+    url = reverse("admin:games_report_changelist")
+
+    for term in (f"#{game.pk}", f" {game.pk} "):
+        found = list(as_admin.get(url, {"q": term}).context["cl"].result_list)
+        assert found == [here], term
+    assert as_admin.get(url, {"q": "rude"}).context["cl"].result_count == 2
+
+
 def test_a_player_is_sent_to_the_admin_login(started, bob):
     game, _hidden = _played_once(started)
     client = Client()
