@@ -9,6 +9,7 @@ from __future__ import annotations
 import pytest
 
 from games.services import chat
+from tests.games.helpers import play_to_the_end
 from tests.journeys.drive import friends_at_a_started_table, in_thread
 
 pytestmark = [pytest.mark.browser]
@@ -115,3 +116,30 @@ def test_the_table_talks_controls_are_a_fingers_size_and_apart(make_user, signed
         [a["x"], a["y"], a["x"] + a["width"], a["y"] + a["height"]],
         [b["x"], b["y"], b["x"] + b["width"], b["y"] + b["height"]],
     ), (a, b)
+
+
+# A link outside running text (prose keeps its links at the line's height, read as words):
+# a list's link to a player or a table is a row of its own that a thumb aims at.
+LINKS_OUTSIDE_PROSE = """() => [...document.querySelectorAll('main a[href]')]
+  .filter((el) => el.offsetParent !== null && !el.closest('p'))
+  .map((el) => { const box = el.getBoundingClientRect();
+    return [el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30), box.width, box.height]; })"""
+
+
+def test_the_links_of_the_friends_page_and_a_players_page_are_a_fingers_size(
+    make_user, signed_in_page, stack
+):
+    """The links to a friend's page (the friends page) and to a table (a player's page:
+    playing now, last games) were one line of text, 19 to 24 px tall (phone review)."""
+    users = [make_user(name) for name in ("ida", "jon", "kai")]
+    in_thread(lambda: friends_at_a_started_table(users, "imperador"))
+    finished = in_thread(lambda: friends_at_a_started_table(users, "mogel-motte"))
+    in_thread(lambda: play_to_the_end(finished))
+    page = signed_in_page(users[0])
+    page.set_viewport_size(PHONE)
+    for path, links in (("/games/players/ida/", 2), ("/friends/", 2)):
+        page.goto(f"{stack.base}{path}")
+        boxes = page.evaluate(LINKS_OUTSIDE_PROSE)
+        assert len(boxes) >= links, (path, boxes)
+        short = [b for b in boxes if b[2] < FINGER - 0.5]
+        assert not short, (path, short)
