@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import re
 from collections import Counter
+from typing import Any
 
 import pytest
 
@@ -24,12 +25,12 @@ pytestmark = [pytest.mark.browser]
 ENGINE = "mogel-motte"
 
 
-def _first_play(engine, state: dict) -> tuple[int, dict]:
+def _first_play(engine: Any, state: dict[str, Any]) -> tuple[int, dict[str, Any]]:
     (seat,) = engine.waiting_for(state).seats
     return seat, next(a for a in engine.legal_actions(state, seat) if a["type"] == "play")
 
 
-def _second_player_may_cheat_a_playable_card(engine, seed: int) -> bool:
+def _second_player_may_cheat_a_playable_card(engine: Any, seed: int) -> bool:
     """Whether, on a table dealt from ``seed``, the second player (the first is the guard, who
     may not cheat) may play a card that the same page also offers to slip up the sleeve,
     once the guard played their first playable card."""
