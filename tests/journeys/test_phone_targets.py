@@ -119,27 +119,44 @@ def test_the_table_talks_controls_are_a_fingers_size_and_apart(make_user, signed
 
 
 # A link outside running text (prose keeps its links at the line's height, read as words):
-# a list's link to a player or a table is a row of its own that a thumb aims at.
+# a list's link to a player, a table or a notice is a row of its own that a thumb aims at,
+# and so is a paragraph that is one link (.small-links).
 LINKS_OUTSIDE_PROSE = """() => [...document.querySelectorAll('main a[href]')]
-  .filter((el) => el.offsetParent !== null && !el.closest('p'))
+  .filter((el) => el.offsetParent !== null && (!el.closest('p') || el.closest('.small-links')))
   .map((el) => { const box = el.getBoundingClientRect();
     return [el.textContent.trim().replace(/\\s+/g, ' ').slice(0, 30), box.width, box.height]; })"""
 
 
-def test_the_links_of_the_friends_page_and_a_players_page_are_a_fingers_size(
-    make_user, signed_in_page, stack
-):
-    """The links to a friend's page (the friends page) and to a table (a player's page:
-    playing now, last games) were one line of text, 19 to 24 px tall (phone review)."""
+def test_links_of_their_own_are_a_fingers_size(make_user, signed_in_page, stack):
+    """The links to a friend's page (the friends page), to a table (a player's page: playing
+    now, last games), a notice's link, the profile's account links, and a link standing
+    alone below the history, the reveal or a report were one line of text, 15 to 29 px tall
+    (phone review)."""
     users = [make_user(name) for name in ("ida", "jon", "kai")]
-    in_thread(lambda: friends_at_a_started_table(users, "imperador"))
+    running = in_thread(lambda: friends_at_a_started_table(users, "imperador"))
     finished = in_thread(lambda: friends_at_a_started_table(users, "mogel-motte"))
     in_thread(lambda: play_to_the_end(finished))
     page = signed_in_page(users[0])
     page.set_viewport_size(PHONE)
-    for path, links in (("/games/players/ida/", 2), ("/friends/", 2)):
+    short: dict[str, list] = {}
+    for path, links in (
+        ("/friends/", 2),
+        ("/games/players/ida/", 2),
+        ("/notifications/", 1),
+        ("/profile/", 3),
+        (f"/games/{running.pk}/report/", 1),
+    ):
         page.goto(f"{stack.base}{path}")
         boxes = page.evaluate(LINKS_OUTSIDE_PROSE)
         assert len(boxes) >= links, (path, boxes)
-        short = [b for b in boxes if b[2] < FINGER - 0.5]
-        assert not short, (path, short)
+        short[path] = [b for b in boxes if b[2] < FINGER - 0.5]
+    # a paragraph that is one link: the history's way to the reveal, the reveal's way back
+    for path, selector in (
+        (f"/games/{finished.pk}/", f"#live-root a[href='/games/{finished.pk}/replay/']"),
+        (f"/games/{finished.pk}/replay/", f"main p > a[href='/games/{finished.pk}/']"),
+    ):
+        page.goto(f"{stack.base}{path}")
+        boxes = page.evaluate(BOXES, [selector])
+        assert boxes, (path, selector)
+        short[path] = [b for b in boxes if b[2] < FINGER - 0.5]
+    assert not any(short.values()), short
