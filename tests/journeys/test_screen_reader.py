@@ -5,6 +5,9 @@ A player who tabs from button to button hears each button's name alone, not the 
 it: two buttons that do different things must not share a name. In Mogel Motte the card that
 may be played was offered twice under the same name, once to play it and once to slip it up
 the sleeve (a cheat, which may cost a penalty); a screen reader could not tell the two apart.
+
+A run of cards (a hand, a row, a pile) was read as one line of words and numbers, "1 ×2 5
+ant 4 cockroach 2": which number went with which card could not be heard.
 """
 
 from __future__ import annotations
@@ -73,3 +76,18 @@ def test_each_move_button_says_what_it_does(make_user, signed_in_page, stack):
     # the move a button makes is in its name: "Play" and "Cheat" each begin their own
     assert any(name.startswith("Play") for name in names), names
     assert any(name.startswith("Cheat") for name in names), names
+
+
+def test_a_hand_is_heard_card_by_card(make_user, signed_in_page, stack):
+    users = [make_user(name) for name in ("sam", "tia", "uli")]
+    game = in_thread(lambda: friends_at_a_started_table(users, ENGINE))
+    (seat,) = registry.get(ENGINE).waiting_for(game.state).seats
+    by_seat = {s.index: s.user for s in game.seats.select_related("user")}
+    other = next(s for s in by_seat if s != seat)  # not on turn: the hand is shown as cards
+    page = open_seats(game, [by_seat[other]], signed_in_page, stack.base)[other]
+    hand = page.locator(".my-hand .cards")
+    chips = hand.locator(":scope > .card").count()
+    assert chips > 3
+    (said,) = re.findall(r"^- text: (.*)$", hand.aria_snapshot(), re.M)
+    heard = [card.strip() for card in said.split(",")]
+    assert len(heard) == chips and all(heard), said
