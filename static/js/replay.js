@@ -4,6 +4,26 @@
   "use strict";
   var nav = document.querySelector("[data-replay]");
   if (!nav) return;
+  // Each step is a page of its own: the step link pressed (or the arrow key's) has focus
+  // again on the new page, not the page's start a dozen Tabs away (at the first or last step,
+  // where that link is gone, the step count has it).
+  var PRESSED = "fibbers.replay.pressed";
+  function remember(which) {
+    try { sessionStorage.setItem(PRESSED, location.pathname + "|" + which); } catch (e) {}
+  }
+  try {
+    var pressed = (sessionStorage.getItem(PRESSED) || "").split("|");
+    sessionStorage.removeItem(PRESSED);
+    if (pressed[0] === location.pathname && pressed[1]) {
+      var again = nav.querySelector('[data-step="' + pressed[1] + '"]') || nav.querySelector(".step-count");
+      if (!again.hasAttribute("href")) again.setAttribute("tabindex", "-1");
+      again.focus();
+    }
+  } catch (e) {}
+  nav.addEventListener("click", function (event) {
+    var link = event.target.closest("[data-step]");
+    if (link) remember(link.dataset.step);
+  });
   document.addEventListener("keydown", function (event) {
     if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return;
     var target = event.target;
@@ -21,6 +41,7 @@
     var link = nav.querySelector('[data-step="' + which + '"]');
     if (!link) return;
     event.preventDefault();
+    if (inNav) remember(which);
     window.location.assign(link.href);
   });
 })();

@@ -9,7 +9,8 @@ import pytest
 
 from accounts.services import friendship_create
 from games import services
-from tests.journeys.drive import in_thread
+from tests.games.helpers import play_to_the_end
+from tests.journeys.drive import friends_at_a_started_table, in_thread
 
 pytestmark = [pytest.mark.browser]
 
@@ -62,3 +63,25 @@ def test_my_games_keeps_focus_on_its_link_when_an_invitation_arrives(
     )
     page.wait_for_selector(f"#my-games-lists a[href='/games/{second.pk}/']")
     assert page.evaluate(FOCUSED) == f"/games/{first.pk}/"
+
+
+def test_the_reveal_keeps_focus_on_the_step_link_pressed(make_user, signed_in_page, stack):
+    """Each step of the reveal is a page of its own: Enter on "Next" loaded the next step
+    with focus back at the page's start, a dozen Tabs away from "Next" again."""
+    users = [make_user(name) for name in ("xia", "yul", "zak")]
+    game = in_thread(lambda: friends_at_a_started_table(users, "mogel-motte"))
+    in_thread(lambda: play_to_the_end(game, seed=2))
+    page = signed_in_page(users[0])
+    page.goto(f"{stack.base}/games/{game.pk}/replay/?step=1")
+    for step in (2, 3):
+        page.locator('[data-step="next"]').focus()
+        with page.expect_navigation():
+            page.keyboard.press("Enter")
+        assert f"step={step}" in page.url
+        page.wait_for_load_state()
+        assert page.evaluate("() => document.activeElement.dataset.step") == "next"
+    page.locator('[data-step="prev"]').focus()
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    page.wait_for_load_state()
+    assert page.evaluate("() => document.activeElement.dataset.step") == "prev"
