@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from html.parser import HTMLParser
+from typing import Any
 
 import pytest
 from django.test import Client
@@ -58,7 +59,9 @@ def _orphans(html: str) -> list[str]:
 
 
 @pytest.mark.parametrize("engine", sorted(registry.ENGINES))
-def test_every_third_level_heading_stands_in_a_part_with_its_own_heading(engine, started):
+def test_every_third_level_heading_stands_in_a_part_with_its_own_heading(
+    engine: str, started: Any
+) -> None:
     running = started(engine)
     rng = random.Random(2)
     for _ in range(4):

@@ -53,7 +53,9 @@ def _button_names(snapshot: str) -> list[str]:
     return re.findall(r"""^\s*- '?button "(.*)"'?$""", snapshot, re.M)
 
 
-def test_each_move_button_says_what_it_does(make_user, signed_in_page, stack):
+def test_each_move_button_says_what_it_does(
+    make_user: Any, signed_in_page: Any, stack: Any
+) -> None:
     engine = registry.get(ENGINE)
     seed = next(s for s in range(1, 500) if _second_player_may_cheat_a_playable_card(engine, s))
     users = [make_user(name) for name in ("pia", "quin", "rex")]
@@ -78,7 +80,7 @@ def test_each_move_button_says_what_it_does(make_user, signed_in_page, stack):
     assert any(name.startswith("Cheat") for name in names), names
 
 
-def test_a_hand_is_heard_card_by_card(make_user, signed_in_page, stack):
+def test_a_hand_is_heard_card_by_card(make_user: Any, signed_in_page: Any, stack: Any) -> None:
     users = [make_user(name) for name in ("sam", "tia", "uli")]
     game = in_thread(lambda: friends_at_a_started_table(users, ENGINE))
     (seat,) = registry.get(ENGINE).waiting_for(game.state).seats
