@@ -16,7 +16,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from accounts.notifications import present_users
-from accounts.selectors import any_block_between, blocks_between, blocks_with_any, friends_of
+from accounts.selectors import (
+    any_block_between,
+    blocks_between,
+    blocks_with_any,
+    friends_of,
+    has_blocked,
+)
 from config.statements import run_together
 from games.catalog.base import comma, join
 from games.engines import registry
@@ -595,7 +601,8 @@ def nudge_too_early(game: Game) -> bool:
 
 def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
     """The human whose turn it is, if the viewer is another player (turns only: in a secret
-    window, who has not answered is not to be shown) and their turn is old enough."""
+    window, who has not answered is not to be shown) and their turn is old enough. A player
+    they blocked is offered no nudge, as before a third of a turn: never told of the block."""
     if viewer_seat is None or game.status != Game.Status.ACTIVE or game.state is None:
         return None
     if game.wait_kind != "turn" or game.wait_seat is None or game.wait_seat == viewer_seat:
@@ -604,6 +611,9 @@ def nudge_target(game: Game, viewer_seat: int | None) -> Seat | None:
         return None
     seat = next((s for s in game.seats.all() if s.index == game.wait_seat), None)
     if seat is None or seat.is_bot or seat.user is None or seat.nudged_for_wait == game.wait_seq:
+        return None
+    viewer = next((s for s in game.seats.all() if s.index == viewer_seat), None)
+    if viewer is not None and viewer.user is not None and has_blocked(seat.user, viewer.user):
         return None
     return seat
 

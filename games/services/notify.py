@@ -29,6 +29,7 @@ from accounts.notifications import (
     notify_all,
     written_in,
 )
+from accounts.selectors import has_blocked
 from games import selectors
 from games.catalog.base import join
 from games.catalog.registry import title as game_title
@@ -358,7 +359,8 @@ def invited(game: Game, invitee: User, host: User) -> None:
 
 @transaction.atomic
 def nudge(user: User, game_id: int) -> str:
-    """Any other player may nudge the seat whose turn it is, once per turn."""
+    """Any other player may nudge the seat whose turn it is, once per turn (but no player who
+    blocked them: see the silent answer below)."""
     game = Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
     if game is None or not game.seats.filter(user=user).exists():
         raise NotAllowed(_("You are not playing at this table."))
@@ -383,6 +385,10 @@ def nudge(user: User, game_id: int) -> str:
             % {"name": seat.user.name},
             "too_soon",
         )
+    if has_blocked(seat.user, user):
+        # silent, as a friend request to a blocker: the page answers as for any nudge, the
+        # blocker hears nothing, and the turn's nudge stays for the players they still hear
+        return seat.user.name
     Seat.objects.filter(pk=seat.pk).update(nudged_for_wait=game.wait_seq)
     text = gettext_lazy("%(name)s nudges you: it is your turn in %(game)s #%(id)s.")
     _notify_wait(

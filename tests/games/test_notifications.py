@@ -916,3 +916,37 @@ def test_a_suspended_player_gets_no_email_queued_before_the_ban(trio, make_user)
     assert send_daily_digests(later.replace(hour=7, minute=0)) == 0
     assert mail.outbox == []
     assert set(invited.values_list("email", flat=True)) == {Notification.Email.SKIPPED}
+
+
+def test_a_blocked_player_cannot_nudge_the_blocker_and_is_not_told_why(started):
+    game = turn_game(started)
+    seat, user = waited_user(game)
+    blocked, third = [u for s, u in seat_users(game).items() if s != seat]
+    user_block(user, blocked)
+    # a third of the turn's time goes by (the clock, not the game: its wait moved back)
+    game.refresh_from_db()
+    third_of_turn = (game.deadline_at - game.wait_opened_at) / 3 + timedelta(seconds=1)
+    Game.objects.filter(pk=game.pk).update(
+        wait_opened_at=F("wait_opened_at") - third_of_turn,
+        deadline_at=F("deadline_at") - third_of_turn,
+    )
+    blocked_client, third_client = Client(), Client()
+    blocked_client.force_login(blocked)
+    third_client.force_login(third)
+    table = reverse("games:table", args=[game.pk])
+    assert f"Nudge {user.name}" in third_client.get(table).content.decode()
+    # the blocked player is offered no nudge, as before a third of a turn
+    assert f"Nudge {user.name}" not in blocked_client.get(table).content.decode()
+    mail.outbox.clear()
+    # a page loaded before the block still posts: answered as any nudge, delivered to nobody
+    response = blocked_client.post(reverse("games:command", args=[game.pk, "nudge"]), follow=True)
+    assert "Nudge sent." in response.content.decode()
+    assert not Notification.objects.filter(user=user, kind=Notification.Kind.NUDGE).exists()
+    assert f"Nudge {user.name}" not in blocked_client.get(table).content.decode()
+    # nor does it use up the turn's nudge for the players the blocker still hears from
+    response = third_client.post(reverse("games:command", args=[game.pk, "nudge"]), follow=True)
+    assert "Nudge sent." in response.content.decode()
+    nudges = Notification.objects.filter(user=user, kind=Notification.Kind.NUDGE)
+    assert [str(note.text) for note in nudges] == [
+        f"{third.name} nudges you: it is your turn in Cockroach Poker Royal #{game.pk}."
+    ]
