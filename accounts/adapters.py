@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import smtplib
 from typing import Any
@@ -14,17 +15,26 @@ from django.core.exceptions import ValidationError
 from django.core.mail import EmailMessage
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import render
-from django.utils import translation
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 
 from accounts import signin_log
-from accounts.mailing import AUTOMATED, RLM, absolute, message_id, right_to_left_lines
+from accounts.mailing import (
+    AUTOMATED,
+    RLM,
+    absolute,
+    message_id,
+    right_to_left_lines,
+    user_zone,
+)
 from accounts.models import User
 from accounts.names import checked_username
 
 log = logging.getLogger(__name__)
 # allauth's words for a mail sent, which a failed send must not leave behind it
 SENT_MESSAGES = {"account/messages/email_confirmation_sent.txt"}
+UNKNOWN_ACCOUNT = "account/email/unknown_account"
+SUSPENDED_ACCOUNT = "account/email/account_suspended"
 
 
 def on_site(context: dict[str, Any]) -> dict[str, Any]:
@@ -91,13 +101,25 @@ class AccountAdapter(DefaultAccountAdapter):
         return message
 
     def send_mail(self, template_prefix: str, email: str, context: dict[str, Any]) -> None:
+        # allauth finds no account for a suspended one's address (it looks for active ones)
+        # and wrote "no such account, sign up": untrue. Its owner is told the account is
+        # suspended instead; an email goes out either way, and the page answers as for any.
+        suspended = self._suspended_holder(email) if template_prefix == UNKNOWN_ACCOUNT else None
+        if suspended is not None:
+            template_prefix = SUSPENDED_ACCOUNT
+            context = {**context, "user": suspended, "since": suspended.banned_at}
         # sent while the visitor waits: a mail server that refuses or is down answered a 500,
         # and its error (the address in it) went to the log. The account or the change stands;
         # the visitor is told to ask for the email again.
         try:
             # in the language the account's holder chose, as the game emails: not the one of
             # the browser that asked (a borrowed computer's, a stranger's who typed the address)
-            with translation.override(self._reader_language(email, context)):
+            with (
+                translation.override(self._reader_language(email, context)),
+                timezone.override(user_zone(suspended))
+                if suspended is not None
+                else contextlib.nullcontext(),
+            ):
                 super().send_mail(template_prefix, email, on_site(context))
         except (smtplib.SMTPException, OSError) as exc:
             log.warning("account email %s not sent: %s", template_prefix, type(exc).__name__)
@@ -108,6 +130,13 @@ class AccountAdapter(DefaultAccountAdapter):
                     request,
                     _("We could not send you the email just now. Try again in a few minutes."),
                 )
+
+    @staticmethod
+    def _suspended_holder(email: str) -> User | None:
+        """The suspended (banned, not closed) account with this address, if any."""
+        return User.objects.filter(
+            email__iexact=email, banned_at__isnull=False, closed_at__isnull=True
+        ).first()
 
     @staticmethod
     def _reader_language(email: str, context: dict[str, Any]) -> str | None:

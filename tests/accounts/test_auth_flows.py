@@ -327,3 +327,44 @@ def test_an_account_emails_message_id_names_the_site_not_the_machine_that_sent_i
     client.post(reverse("account_reset_password"), {"email": "alice@example.com"})
     (message,) = mail.outbox
     assert message.message()["Message-ID"].endswith("@fibbers.example>")
+
+
+@pytest.mark.parametrize("language", ["en", "fa", "cs", "pt", "fr"])
+def test_a_reset_asked_for_a_suspended_account_tells_its_owner_the_truth(
+    client, make_user, language
+):
+    """allauth answered a reset for a banned account's address as for an unknown one: "we
+    have no record of such an account, sign up". The owner learns instead, in their own
+    language, that the account is suspended; the page answers as for any address."""
+    from accounts.services import profile_update, user_ban
+
+    mod = make_user("mod", is_staff=True, is_superuser=True)
+    eve = make_user("eve")
+    profile_update(eve, language=language)
+    user_ban(mod, eve, "cheating with a second account")
+    answers = [
+        client.post(reverse("account_reset_password"), {"email": address})
+        for address in ("eve@example.com", "nobody@example.com", "mod@example.com")
+    ]
+    assert len({(answer.status_code, answer.url) for answer in answers}) == 1
+    suspended, unknown, reset = mail.outbox
+    assert suspended.to == ["eve@example.com"] and "/password/reset/key/" in reset.body
+    assert "/accounts/signup/" in unknown.body
+    with translation.override(language):
+        subject = translation.gettext("Account suspended")
+        told = translation.gettext(
+            "A moderator suspended this account on %(date)s. While it is suspended you cannot"
+            " sign in or play; your seats at tables under way are played by bots."
+        ).split("%(date)s")
+        asked = translation.gettext(
+            "You, or someone else, asked to reset the password of the account with the"
+            " address %(email)s."
+        ) % {"email": "eve@example.com"}
+        refused = translation.gettext("Its password cannot be reset while it is suspended.")
+    assert (language == "en") == asked.startswith("You, or someone else"), asked
+    assert suspended.subject.endswith(f"[Fibbers] {subject}")
+    body = suspended.body.replace("\u200f", "")
+    assert told[0].strip() in body and told[1].strip() in body
+    assert asked in body and refused in body
+    assert "/accounts/signup/" not in body and "/password/reset/key/" not in body
+    assert "cheating" not in body, "the moderators' reason is their note, not a message"
