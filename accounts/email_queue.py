@@ -98,12 +98,13 @@ def deliver(note: Notification, now: datetime) -> str:
         if note.wait_seq is not None and note.game_id is not None
         else None
     )
+    text = notifications.email_text(note, deadline, now)
     try:
         mailing.send(
             note.user,
-            note.text,
+            text,
             "notification",
-            {"note": note, "url": mailing.absolute(note.url), "deadline": deadline},
+            {"note": note, "text": text, "url": mailing.absolute(note.url), "deadline": deadline},
             # the notice is stored text, written in the player's language of the time: the
             # email around it speaks that one too, not a language chosen since (one email,
             # one language)

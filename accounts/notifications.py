@@ -259,6 +259,26 @@ def register_wait_deadline(lookup: Callable[[Collection[int]], dict[int, Any]]) 
     _wait_deadlines = lookup
 
 
+# A reminder says how long is left: as of its writing. Its email may leave hours later (a mail
+# server down, tried again), so the games app says it again for the time of sending.
+ReminderWords = Callable[[int, str, Any, datetime], str | None]
+_reminder_words: ReminderWords = lambda game_id, language, deadline, now: None  # noqa: E731
+
+
+def register_reminder_words(say: ReminderWords) -> None:
+    global _reminder_words
+    _reminder_words = say
+
+
+def email_text(note: Notification, deadline: Any, now: datetime) -> str:
+    """The notice's words for its email sent at ``now``: a reminder's time left counted to its
+    wait's ``deadline`` (as it stands: None without one) from then, not from its writing."""
+    if note.kind == Notification.Kind.REMINDER and note.game_id is not None and deadline:
+        language = note.language or written_in(note.user)
+        return _reminder_words(note.game_id, language, deadline, now) or note.text
+    return note.text
+
+
 def wait_deadline(game_id: int) -> Any:
     """When the game's current wait is due (None without one)."""
     return _wait_deadlines([game_id]).get(game_id)

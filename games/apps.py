@@ -13,10 +13,15 @@ class GamesConfig(AppConfig):
         from django.db.models.signals import post_delete, post_save
 
         from accounts.models import ApiToken
-        from accounts.notifications import register_wait_check, register_wait_deadline
+        from accounts.notifications import (
+            register_reminder_words,
+            register_wait_check,
+            register_wait_deadline,
+        )
         from games import broadcast
         from games.broadcast import session_ended, session_started
         from games.selectors import wait_deadlines, waits_current
+        from games.services.notify import reminder_words
 
         user_logged_in.connect(session_started, dispatch_uid="fibbers-sockets-logged-in")
         user_logged_out.connect(session_ended, dispatch_uid="fibbers-sockets-logged-out")
@@ -31,3 +36,4 @@ class GamesConfig(AppConfig):
 
         register_wait_check(waits_current)
         register_wait_deadline(wait_deadlines)
+        register_reminder_words(reminder_words)

@@ -414,6 +414,29 @@ def reminder_time(game: Game, waiting: Waiting | None, deadline: Any) -> Any:
 REMINDER_BATCH = 500
 
 
+REMINDER = gettext_lazy("Reminder: your move in %(game)s #%(id)s is due in %(left)s.")
+
+
+def _time_left(deadline: Any, now: Any) -> str:
+    # "4 hours, 47 minutes", in the reader's language ("287 minutes" at a daily pace);
+    # never "0 minutes" (a sweep late into the last minute): at least a minute
+    return timeuntil(max(deadline, now + timedelta(minutes=1)), now, depth=2)
+
+
+def reminder_words(game_id: int, language: str, deadline: Any, now: Any) -> str | None:
+    """A reminder of ``game_id`` said again in ``language`` at ``now``: its email, sent after
+    the notice was written (accounts.notifications.email_text). None for no such game."""
+    engine = Game.objects.filter(pk=game_id).values_list("engine", flat=True).first()
+    if engine is None:
+        return None
+    with translation.override(language):
+        return str(REMINDER) % {
+            "game": game_title(engine),
+            "id": game_id,
+            "left": _time_left(deadline, now),
+        }
+
+
 def send_due_reminders(now: Any = None) -> int:
     """One reminder per wait at about 80% of its time, for the humans it still waits on (a
     turn whose deadline a vacation moved is reminded again, before the new deadline).
@@ -463,15 +486,11 @@ def send_due_reminders(now: Any = None) -> int:
                 )
                 if not claimed:
                     continue  # reminded already (another sweeper got there first)
-                text = gettext_lazy("Reminder: your move in %(game)s #%(id)s is due in %(left)s.")
-                # "4 hours, 47 minutes", in the reader's language ("287 minutes" at a daily pace)
-                # never "0 minutes" (a sweep late into the last minute): at least a minute
-                due = max(game.deadline_at, now + timedelta(minutes=1))
-                left = lazy(functools.partial(timeuntil, due, now, depth=2), str)()
+                left = lazy(_time_left, str)(game.deadline_at, now)
                 _notify_wait(
                     seat.user,
                     Notification.Kind.REMINDER,
-                    _say(seat.user, text, game=game_title(game.engine), id=game.pk, left=left),
+                    _say(seat.user, REMINDER, game=game_title(game.engine), id=game.pk, left=left),
                     game,
                 )
                 sent += 1

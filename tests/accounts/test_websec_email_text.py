@@ -19,7 +19,8 @@ def test_plain_text_part_is_not_html_escaped(db, settings, django_user_model):
         text = "Bob O'Neil & <Co> invites you to Cockroach Poker Royal #5."
         pk = 1
 
-    mailing.send(user, "subject", "notification", {"note": Note(), "url": "http://x/"})
+    context = {"note": Note(), "text": Note.text, "url": "http://x/"}  # as email_queue's
+    mailing.send(user, "subject", "notification", context)
     text = mail.outbox[-1].body
     html = mail.outbox[-1].alternatives[0][0]
     assert "Bob O'Neil & <Co> invites you" in text

@@ -28,6 +28,7 @@ from accounts.tasks import send_due_emails
 from games import services
 from games.engines import registry
 from games.models import Game
+from games.services import notify
 from tests.games.helpers import next_human_move, seat_users, turn_game
 from tests.games.worker import Worker, flush_broker, wait_for
 
@@ -441,3 +442,29 @@ def test_one_digest_the_mail_server_refuses_leaves_the_others_going_out(
 
     assert [m.to for m in mail.outbox] == [[bob.email]]
     assert (_note_of(ann).email, _note_of(bob).email) == (left, Notification.Email.SENT)
+
+
+def test_a_reminder_sent_hours_late_says_the_time_left_as_it_leaves(started, flaky):
+    """The reminder's email said "due in 4 hours, 47 minutes", as written when the notice was
+    made, however long the mail server had been down: sent three hours late, it was untrue."""
+    game = turn_game(started)
+    user = owed_user(game)
+    flaky[user.email] = smtplib.SMTPServerDisconnected("451 try again later")
+    reminded_at = game.remind_at + timedelta(seconds=1)
+    assert notify.send_due_reminders(reminded_at) == 1
+    reminder = Notification.objects.get(user=user, kind=Notification.Kind.REMINDER)
+    assert reminder.text.endswith("is due in 4\xa0hours, 47\xa0minutes."), reminder.text
+    assert send_due_emails(reminded_at + timedelta(seconds=settings.NOTIFICATION_EMAIL_DELAY + 1))
+    assert mail.outbox == []  # the mail server is down
+    flaky.clear()  # and back three hours later
+    assert send_due_emails(reminded_at + timedelta(hours=3))
+    (email,) = [m for m in mail.outbox if "Reminder" in m.subject]
+    html = email.alternatives[0][0]
+    for words in (email.subject, email.body, html):
+        assert "is due in 1\xa0hour, 47\xa0minutes." in words, words
+        assert "4\xa0hours" not in words
+    game.refresh_from_db()
+    when = dateformat.format(timezone.localtime(game.deadline_at), settings.DATETIME_FORMAT)
+    assert f"Due by {when}" in email.body, "the deadline itself stays"
+    reminder.refresh_from_db()
+    assert reminder.text.endswith("is due in 4\xa0hours, 47\xa0minutes."), "the notice as made"
