@@ -148,7 +148,10 @@ sockets a minute (more close at once with code 4429); moves sent over a socket c
 token's calls (`rate_limited`, with `retry_after`). A busy database: 503
 with `Retry-After`. Invitations to tables that never start: 5 an hour to one player, 40 in
 all (`invitation_limit`); friend requests: 30 an hour. At most 10 of your tables wait for
-players at once (`too_many_unstarted_tables`: start or cancel one first).
+players at once (`too_many_unstarted_tables`: start or cancel one first). At most 5 of your
+tables against bots only (a Learn table, a table started with every other seat a bot) are in
+play at once (`too_many_bot_tables`: finish one first); tables with other players are not
+counted.
 """
 
 api = NinjaAPI(

@@ -8,6 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
+from django.db.models import Exists, OuterRef
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -76,6 +77,10 @@ INVITATIONS_PER_HOUR_TO_ONE = 5
 # Tables a player made that still wait for players: a script's hundreds of open tables (within
 # the API's limits) were the whole Open tables list every other player read until they expired
 MAX_UNSTARTED_TABLES = 10
+# Tables in play against bots only (Learn tables, a table started with its seats all given to
+# bots): each starts at once and its bots play on the workers, so a script started hundreds.
+# Tables with another player are not counted.
+MAX_BOT_TABLES_IN_PLAY = 5
 
 
 def _limit_invitations(creator: User, invitee: User) -> None:
@@ -398,9 +403,35 @@ def not_ready(game: Game, seats: list[Seat]) -> list[Seat]:
     ]
 
 
+def _limit_bot_tables(player: User) -> None:
+    """Refuses a table against bots only beyond MAX_BOT_TABLES_IN_PLAY of the player's in play
+    (one they quit counts until its bots have played it out: they still play it)."""
+    others = Seat.objects.filter(game=OuterRef("pk"), user__isnull=False).exclude(user=player)
+    in_play = (
+        Game.objects.filter(status=Game.Status.ACTIVE, seats__user=player)
+        .exclude(Exists(others))
+        .count()
+    )
+    if in_play >= MAX_BOT_TABLES_IN_PLAY:
+        raise GameError(
+            ngettext(
+                "You already have %(count)d table in play against bots only: finish it first.",
+                "You already have %(count)d tables in play against bots only: finish one first.",
+                MAX_BOT_TABLES_IN_PLAY,
+            )
+            % {"count": MAX_BOT_TABLES_IN_PLAY},
+            "too_many_bot_tables",
+        )
+
+
+@transaction.atomic
 def game_start(user: User, game_id: int, fill_with_bots: bool = True, anyway: bool = False) -> Game:
     """Starts the table. At Live pace everyone seated must be ready; ``anyway`` starts without
-    the others, whose seats the bot plays until they take them back (bot_reason "absent")."""
+    the others, whose seats the bot plays until they take them back (bot_reason "absent").
+    A table of the creator and bots alone is one of their few (``_limit_bot_tables``)."""
+    # the player's row first (as every change of a player, then the table): two starts sent
+    # at once cannot both be the last table against bots
+    _lock_active_player(user)
     with GameChange(game_id) as change:
         game = _lobby(change)
         if game.created_by_id != user.pk:
@@ -415,6 +446,8 @@ def game_start(user: User, game_id: int, fill_with_bots: bool = True, anyway: bo
                 % {"names": comma().join(s.name for s in absent)},
                 "not_ready",
             )
+        if all(s.user_id in (None, user.pk) for s in change.seats):
+            _limit_bot_tables(user)  # nobody else seated: bots fill every other seat
         for seat in absent:
             seat.is_bot, seat.bot_reason = True, "absent"
             seat.save(update_fields=["is_bot", "bot_reason"])
@@ -479,8 +512,10 @@ def table_expire(game_id: int, created_before: Any, days: int) -> bool:
     return True
 
 
+@transaction.atomic
 def game_learn(user: User, engine: str) -> Game:
-    """A first game: a Live table against bots, started at once, the rules beside the board."""
+    """A first game: a Live table against bots, started at once, the rules beside the board
+    (one start refused leaves no table behind)."""
     if engine not in registry.ENGINES:
         raise GameError(_("Unknown game."), "bad_game")
     rules = registry.get(engine)
