@@ -147,9 +147,12 @@ def _user_pings(user_ids: Iterable[int]) -> list[tuple[str, dict[str, Any]]]:
     return [(user_group_name(u), {"type": "user.changed"}) for u in sorted(set(user_ids))]
 
 
-def notify_chat(game_id: int) -> None:
-    """Table talk changed: each socket fetches the talk its reader may see."""
-    _send([(group_name(game_id), {"type": "chat.posted"})])
+def notify_chat(game_id: int, seated: bool | None) -> None:
+    """Table talk changed: each socket whose reader may read it fetches the talk. ``seated``:
+    only the players' sockets (True), only the spectators' (False), or both (None): a line
+    one audience cannot read sends nothing to the other's sockets (a spectator's line pinged
+    every player, who learnt when, and how much, the spectators talked)."""
+    _send([(group_name(game_id), {"type": "chat.posted", "seated": seated})])
 
 
 def _send(pings: list[tuple[str, dict[str, Any]]]) -> None:

@@ -421,6 +421,9 @@ class GameConsumer(Consumer):
                     await self._send_state(payload)
 
     async def chat_posted(self, message: dict[str, Any]) -> None:
+        seated = message.get("seated")
+        if seated is not None and seated != (self.seat is not None):
+            return  # talk of the other audience, which this reader cannot read: nothing is sent
         # No text travels here: the page fetches the talk its reader may see over HTTP.
         await self.send_json({"type": "chat"})
 

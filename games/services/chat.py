@@ -50,6 +50,15 @@ def readable_channel(game: Game, user: User) -> str:
     return ChatMessage.Channel.PLAYERS
 
 
+def _readers(game: Game, channel: str) -> bool | None:
+    """Whose sockets hear of a line of ``channel`` (``broadcast.notify_chat``): the seated
+    players only (True), the spectators only (False), or both (None), as ``readable_channel``
+    decides who reads what."""
+    if game.spectator_chat != Game.SpectatorChat.OWN:
+        return None  # one channel, the players', read by all
+    return channel == ChatMessage.Channel.PLAYERS
+
+
 def _check_rate(user: User) -> None:
     for count, seconds in LIMITS:
         key = f"chat:{user.pk}:{seconds}"
@@ -84,7 +93,8 @@ def post(user: User, game_id: int, text: Any) -> ChatMessage:
         )
     _check_rate(user)
     message = ChatMessage.objects.create(game=game, author=user, channel=channel, text=text)
-    transaction.on_commit(lambda: broadcast.notify_chat(game.pk))
+    readers = _readers(game, channel)
+    transaction.on_commit(lambda: broadcast.notify_chat(game.pk, readers))
     return message
 
 
@@ -215,4 +225,5 @@ def _set_hidden(actor: User, message: ChatMessage, hidden: bool, reason: str) ->
         game_id=message.game_id,
         reason=reason,
     )
-    transaction.on_commit(lambda: broadcast.notify_chat(message.game_id))
+    readers = _readers(Game.objects.get(pk=message.game_id), message.channel)
+    transaction.on_commit(lambda: broadcast.notify_chat(message.game_id, readers))
