@@ -525,6 +525,11 @@ class ChatMessage(models.Model):
     channel = models.CharField(
         _("channel"), max_length=10, choices=Channel.choices, default=Channel.PLAYERS
     )
+    # The line's number in its table's channel (1, 2, ...): the only number its readers see.
+    # Its id counts every line of the site: the ids a player read told how much was said at
+    # other tables, and their gaps how much the spectators said among themselves.
+    # (0 only for a line written by a process of the release before it, during a restart)
+    seq = models.PositiveIntegerField(_("number at its table"), default=0, db_default=0)
     text = models.CharField(_("message"), max_length=500)
     created_at = models.DateTimeField(_("when"), default=timezone.now)
     hidden_at = models.DateTimeField(_("hidden"), null=True, blank=True)
@@ -542,6 +547,13 @@ class ChatMessage(models.Model):
         verbose_name = _("table talk message")
         verbose_name_plural = _("table talk messages")
         indexes = [models.Index(fields=["game", "channel", "id"], name="chat_by_table")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["game", "channel", "seq"],
+                condition=models.Q(seq__gt=0),
+                name="one_chat_line_number",
+            )
+        ]
 
     def __str__(self) -> str:
         text = self.text if len(self.text) <= 40 else self.text[:40] + "…"

@@ -637,6 +637,7 @@ def _chat_context(request: SignedInRequest, game: Game) -> dict:
         "game": game,
         "chat": chat.messages_for(game, request.user),
         "chat_channel": chat.channel_for(game, request.user),
+        "chat_reads": chat.readable_channel(game, request.user),
         "talk_suspended": (
             chat.suspended_talk(request.user)
             if getattr(request.user, "talk_suspended", False)
@@ -667,14 +668,14 @@ def chat_post(request: SignedInRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-def chat_report(request: SignedInRequest, message_id: int) -> HttpResponse:
+def chat_report(request: SignedInRequest, game_id: int, line: int) -> HttpResponse:
     if request.method != "POST":  # opened by GET (a login interrupted the POST): no 405
         messages.info(
             request, _("Nothing was reported: press “Report this message” again at the table.")
         )
         return redirect("games:my_games")
     try:
-        report = chat.report(request.user, message_id)
+        report = chat.report(request.user, game_id, line)
     except GameError as exc:
         messages.error(request, exc.message)
         return redirect("games:my_games")

@@ -11,8 +11,8 @@ from __future__ import annotations
 from typing import Any
 
 from django.core.cache import cache
-from django.db import connection, transaction
-from django.db.models import Count, OuterRef, QuerySet, Subquery
+from django.db import IntegrityError, connection, transaction
+from django.db.models import Count, Max, OuterRef, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -28,6 +28,9 @@ from games.models import ChatMessage, ChatMute, ChatRead, Game, Report
 MAX_CHARS = 500
 # (messages, seconds): a burst and a sustained limit per author
 LIMITS = ((5, 10), (60, 3600))
+# Two lines written at once in one channel both read the same last number: the one that
+# loses the race on the unique number takes the next (a table's talk is a few people).
+NUMBERING_ATTEMPTS = 10
 
 
 def _visible_game(user: User, game_id: int) -> Game:
@@ -92,10 +95,27 @@ def post(user: User, game_id: int, text: Any) -> ChatMessage:
             _("A message may not contain control or direction characters."), "chat_chars"
         )
     _check_rate(user)
-    message = ChatMessage.objects.create(game=game, author=user, channel=channel, text=text)
+    message = _numbered_line(game, user, channel, text)
     readers = _readers(game, channel)
     transaction.on_commit(lambda: broadcast.notify_chat(game.pk, readers))
     return message
+
+
+def _numbered_line(game: Game, user: User, channel: str, text: str) -> ChatMessage:
+    """The line, numbered after the last of its table's channel (``ChatMessage.seq``): no lock
+    on the game, so a line never waits for a move, nor a move for a line."""
+    lines = ChatMessage.objects.filter(game=game, channel=channel)
+    for attempt in range(NUMBERING_ATTEMPTS):
+        try:
+            with transaction.atomic():
+                last = lines.aggregate(last=Max("seq"))["last"] or 0
+                return ChatMessage.objects.create(
+                    game=game, author=user, channel=channel, text=text, seq=last + 1
+                )
+        except IntegrityError:
+            if attempt == NUMBERING_ATTEMPTS - 1:
+                raise
+    raise AssertionError("unreachable")
 
 
 def suspended_talk(user: User) -> str:
@@ -120,11 +140,11 @@ def messages_for(game: Game, user: User, limit: int = 50) -> list[ChatMessage]:
     return list(reversed(rows))
 
 
-def newer_than(game: Game, user: User, line_id: int) -> bool:
-    """Whether ``user`` may read a line here newer than ``line_id`` (the newest their page
+def newer_than(game: Game, user: User, line: int) -> bool:
+    """Whether ``user`` may read a line here numbered after ``line`` (the newest their page
     shows): a line posted while their socket was not yet, or no longer, in the table's group
     was announced to nobody on that page."""
-    return _readable(game, user).filter(id__gt=line_id).exists()
+    return _readable(game, user).filter(seq__gt=line).exists()
 
 
 def mark_read(game: Game, user: User) -> None:
@@ -168,16 +188,20 @@ def mute(user: User, other: User, muted: bool = True) -> None:
 
 
 @transaction.atomic
-def report(user: User, message_id: int) -> Report:
-    """A message goes into the moderators' reports, quoted, as abuse."""
-    message = ChatMessage.objects.select_related("game", "author").filter(pk=message_id).first()
-    if message is None or message.hidden_at is not None:
-        raise GameNotFound()
+def report(user: User, game_id: int, line: int) -> Report:
+    """A message goes into the moderators' reports, quoted, as abuse. ``line``: its number at
+    the table (``ChatMessage.seq``) in the channel ``user`` reads, as their page shows it."""
     # reports on one table one at a time, as games.services.moderation.report_create takes
     # them: a double click made two open reports of one player by another
-    Game.objects.select_for_update(no_key=True).filter(pk=message.game_id).first()
-    game = _visible_game(user, message.game_id)
-    if message.channel != readable_channel(game, user) or message.author_id == user.pk:
+    Game.objects.select_for_update(no_key=True).filter(pk=game_id).first()
+    game = _visible_game(user, game_id)
+    message = (
+        ChatMessage.objects.select_related("author")
+        .filter(game=game, channel=readable_channel(game, user), seq=line, hidden_at=None)
+        .exclude(seq=0)  # a line a restart's old process wrote has no number of its own
+        .first()
+    )
+    if message is None or message.author_id == user.pk:
         raise GameNotFound()
     if Report.objects.filter(
         reporter=user, reported=message.author, game=game, status=Report.Status.OPEN

@@ -151,9 +151,12 @@
       if (said) said.textContent = "";
     }
     // the talk is no live part (a line being typed must survive); it appears, or goes, when
-    // the viewer takes (or leaves) a seat in the lobby
+    // the viewer takes (or leaves) a seat in the lobby, and is another when the channel they
+    // read changes (a player who left a table whose spectators talk among themselves)
     var freshSlot = fresh.querySelector("#chat-slot"), slot = document.getElementById("chat-slot");
-    if (freshSlot && slot && slot.hidden !== freshSlot.hidden) slot.replaceWith(document.importNode(freshSlot, true));
+    if (freshSlot && slot && (slot.hidden !== freshSlot.hidden || slot.dataset.channel !== freshSlot.dataset.channel)) {
+      slot.replaceWith(document.importNode(freshSlot, true));
+    }
     var active = pressed || document.activeElement, lostFocus = focusPart;
     focusPart = null;
     pressed = null;
@@ -483,8 +486,10 @@
   }
   // Lines shown stay the very nodes (not read out again, their menus as they were); lines
   // gone (hidden, muted) leave; new ones go in the fresh list's order, each after the line
-  // before it (a line coming back, unmuted or unhidden, is not put after newer ones).
+  // before it (a line coming back, unmuted or unhidden, is not put after newer ones). Lines
+  // are numbered per channel: another channel's list is another list.
   function mergeLines(list, fresh) {
+    if (list.dataset.channel !== fresh.dataset.channel) { list.replaceWith(document.importNode(fresh, true)); return; }
     var wanted = {}, shown = {};
     Array.prototype.forEach.call(fresh.children, function (li) { if (li.dataset.id) wanted[li.dataset.id] = true; });
     Array.prototype.slice.call(list.children).forEach(function (li) {

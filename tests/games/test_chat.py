@@ -65,7 +65,7 @@ def test_mute_report_and_the_unread_count(started):
     client_for(alice).get(reverse("games:table", args=[game.pk]))  # read
     assert "💬" not in client_for(alice).get(reverse("games:my_games")).content.decode()
     message = ChatMessage.objects.get(author=bob)
-    client_for(carol).post(reverse("games:chat_report", args=[message.pk]))
+    client_for(carol).post(reverse("games:chat_report", args=[game.pk, message.seq]))
     report = Report.objects.get(reporter=carol)
     assert report.reported == bob and "You will lose, Alice" in report.text
     client_for(alice).post(reverse("games:chat_mute", args=["bob"]), {"mute": "1"})
@@ -120,7 +120,7 @@ def test_a_report_leads_the_moderator_to_its_tables_talk(started, as_admin):
     say(client_for(alice), game, "what was said before")
     say(client_for(bob), other, "talk at another table")
     line = ChatMessage.objects.get(text="the line reported")
-    client_for(alice).post(reverse("games:chat_report", args=[line.pk]))
+    client_for(alice).post(reverse("games:chat_report", args=[game.pk, line.seq]))
     report = Report.objects.get(reported=bob)
 
     page = as_admin.get(reverse("admin:games_report_change", args=[report.pk])).content.decode()
@@ -196,7 +196,7 @@ def test_report_and_mute_opened_by_get_change_nothing_and_a_forged_next_stays_on
     say(client_for(bob), game, "Hello")
     message = ChatMessage.objects.get(author=bob)
 
-    reported = client_for(carol).get(reverse("games:chat_report", args=[message.pk]))
+    reported = client_for(carol).get(reverse("games:chat_report", args=[game.pk, message.seq]))
     assert reported.status_code == 302 and reported["Location"] == reverse("games:my_games")
     assert not Report.objects.exists()
     muted = client_for(alice).get(reverse("games:chat_mute", args=["bob"]))

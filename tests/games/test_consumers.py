@@ -138,7 +138,7 @@ def test_a_hello_says_when_the_talk_has_a_line_newer_than_the_pages(started):
         return [frame["type"] for frame in frames]
 
     assert asyncio.run(answers(0)) == ["heartbeat", "chat"]  # the page showed no line
-    assert asyncio.run(answers(line.pk)) == ["heartbeat"]  # it showed the newest
+    assert asyncio.run(answers(line.seq)) == ["heartbeat"]  # it showed the newest
 
 
 def test_a_frame_for_a_socket_that_just_closed_does_not_end_the_consumer():

@@ -26,7 +26,7 @@ from accounts.services import account_close
 from games import services, table_write
 from games.engines import registry
 from games.errors import NotAllowed
-from games.models import Event, Game, Report, Seat
+from games.models import ChatMessage, Event, Game, Report, Seat
 from games.services import bot_time, chat, moderation, notify, vacation
 from games.services.departure import player_departed
 from tests.games.helpers import (
@@ -358,7 +358,7 @@ def test_a_double_click_on_report_this_message_makes_one_report(started, monkeyp
         try:
             client = Client()
             client.force_login(carol)
-            response = client.post(reverse("games:chat_report", args=[line.pk]))
+            response = client.post(reverse("games:chat_report", args=[game.pk, line.seq]))
             answers[name] = [str(m) for m in get_messages(response.wsgi_request)]
         finally:
             connection.close()
@@ -637,3 +637,37 @@ def test_a_closing_crossing_a_move_that_asks_the_player_again_queues_behind_it(
     assert outcomes == {"move": False, "other": 302}
     held = Seat.objects.get(game=game, user=closing)
     assert (held.is_bot, held.bot_reason) == (True, "closed")
+
+
+@pytest.mark.django_db(transaction=True)
+def test_two_lines_written_at_once_take_the_next_two_numbers(started, monkeypatch):
+    """Alice's line read the table's last number (none yet) and stops before it writes; Bob's
+    line is written meanwhile with number 1. Alice's must then take number 2, not fail: lines
+    are numbered per table (ChatMessage.seq), with no lock on the game."""
+    game = started("cockroach-poker-royal")
+    alice, bob = seat_users(game)[0], seat_users(game)[1]
+    paused, go = threading.Event(), threading.Event()
+    real = ChatMessage.objects.create
+
+    def create(**fields: Any) -> ChatMessage:
+        if threading.current_thread().name == "first" and not paused.is_set():
+            paused.set()
+            assert go.wait(10)
+        return real(**fields)
+
+    monkeypatch.setattr(ChatMessage.objects, "create", create)
+
+    def write() -> None:
+        try:
+            chat.post(alice, game.pk, "from alice")
+        finally:
+            connection.close()
+
+    first = threading.Thread(target=write, name="first")
+    first.start()
+    assert paused.wait(10)
+    chat.post(bob, game.pk, "from bob")
+    go.set()
+    first.join(30)
+    lines = ChatMessage.objects.filter(game=game).order_by("seq")
+    assert [(line.text, line.seq) for line in lines] == [("from bob", 1), ("from alice", 2)]
