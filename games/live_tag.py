@@ -8,11 +8,17 @@ unchanged one is answered 304, with no body.
 Built only from what the viewer already knows, so that it can tell them nothing the page does
 not: the viewer's own revision of the game (``Game.revision_for``: it counts the changes this
 seat could see, so another seat's secret answer moves another seat's number, never this one),
-and the public things the parts show that change without a revision (who is at the table,
-the clock's words beyond a day, the nudge button, a vacation's note, the rematch's link),
+and the public things the parts show that change without a revision (whether every player is
+at the table, the clock's words beyond a day, the nudge button, a vacation's note, the
+rematch's link),
 with the viewer's own language, time zone, and CSRF cookie (the parts' forms carry its
 token). Never the state, a view or a hand: two seats whose hidden cards differ but who see
 the same have the same inputs here but for who they are.
+
+Who is at the table is no input: the socket's heartbeat says it, and the script marks the
+players' list in place (static/js/table.js, showPresent). As an input, anyone opening or
+leaving the table made every other viewer's page fetch the whole parts again. Only whether
+everyone is here is: the parts offer the Live pace then (``pace.may_propose``).
 
 Before the start there is none (every refresh is answered in full): a lobby's parts show
 invitations, friends to invite and expiry dates that change without a revision, and a lobby
@@ -69,6 +75,13 @@ def _public_seats(game: Game) -> list[list[Any]]:
     return rows
 
 
+def _everyone_here(game: Game, present: list[int]) -> bool:
+    """Every player's seat (a person's, not a bot's) is at the table: as ``pace.all_present``
+    decides from the seats ``selectors.present_seats`` names."""
+    people = [s.index for s in game.seats.all() if s.user_id is not None and not s.is_bot]
+    return bool(people) and sorted(people) == present
+
+
 def _csrf_secret(request: HttpRequest) -> str:
     """The secret the parts' CSRF tokens are made from; made now if the browser has none (the
     parts' forms would make it while rendering, after the validator was taken)."""
@@ -103,7 +116,7 @@ def of(request: HttpRequest, game: Game, parts: Shown) -> str | None:
     user = request.user
     seat = selectors.viewer_seat_index(game, user)
     revision = game.revision_for(seat)
-    present, nudge, rematch = parts.present, parts.nudge, parts.rematch
+    nudge, rematch = parts.nudge, parts.rematch
     inputs = [
         user.pk,
         seat,
@@ -112,7 +125,7 @@ def of(request: HttpRequest, game: Game, parts: Shown) -> str | None:
         translation.get_language(),
         timezone.get_current_timezone_name(),
         _csrf_secret(request),
-        present,
+        _everyone_here(game, parts.present),
         int(game.deadline_at.timestamp() * 1000) if game.deadline_at else None,
         _clock_words(game),
         nudge.pk if nudge is not None else None,

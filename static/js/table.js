@@ -407,7 +407,7 @@
       if (data.type === "chat") { refreshChat(); return; }
       if (data.type === "state" && typeof data.now === "number") offset = Math.round(data.now * 1000) - Date.now();
       if (typeof data.revision === "number" && data.revision > revision) refresh();
-      if (data.present && data.present.join(",") !== root.dataset.present) refresh();
+      if (data.present && data.present.join(",") !== root.dataset.present) showPresent(data.present);
     };
     socket.onclose = function (event) {
       clearInterval(beat);
@@ -458,6 +458,43 @@
         root.style.setProperty("--note-h", offlineNote.getBoundingClientRect().height + "px");
       }, OFFLINE_AFTER_MS);
     }
+  }
+  // Who is at the table, as the socket's beat says it: the players' list is marked in place.
+  // It was a full refresh of the parts (12–24 KB) for every viewer whenever anyone opened or
+  // left the page; the parts' validator leaves presence out (games/live_tag.py) but for
+  // whether everyone is here, which offers the Live pace: that alone still fetches them.
+  function showPresent(present) {
+    var here = present.map(String), list = root.querySelector("ol.players");
+    root.dataset.present = here.join(",");
+    if (!list) return;
+    var people = 0, everyone = true, before = true;
+    Array.prototype.forEach.call(list.querySelectorAll("li[data-seat]"), function (li) {
+      var dot = li.querySelector(".dot"), on = here.indexOf(li.dataset.seat) >= 0;
+      var said = li.querySelector(".here-said");
+      if (dot) {
+        people += 1;
+        before = before && li.classList.contains("here");
+        everyone = everyone && on;
+        dot.title = on ? root.dataset.lHere : root.dataset.lAway;
+      }
+      li.classList.toggle("here", on);
+      li.classList.toggle("away", !on && !!dot);
+      if (on && !said) {
+        said = document.createElement("span");
+        said.className = "visually-hidden here-said";
+        said.textContent = "(" + root.dataset.lHere + ")";
+        var note = li.querySelector(".muted"); // "(away until ...)" stays last
+        li.insertBefore(document.createTextNode(" "), note);
+        li.insertBefore(said, note);
+      } else if (!on && said) {
+        if (said.previousSibling && said.previousSibling.nodeType === 3) said.previousSibling.textContent = said.previousSibling.textContent.replace(/ $/, "");
+        said.remove();
+      }
+    });
+    // marked here, the list is not what its signature says: the next refresh swaps it whole
+    var part = list.closest("[data-live]");
+    if (part) part.dataset.sig = "";
+    if (people && everyone !== before) refresh();
   }
   // Table talk changed: fetch the talk this reader may see and merge its lines into the list
   // (a log region: only the lines added are read out). The form is left alone, so a player

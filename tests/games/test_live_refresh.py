@@ -164,7 +164,12 @@ def test_an_unchanged_refresh_still_reads_the_tables_notices_and_keeps_the_playe
     assert notifications.is_present(game.pk, users[on_turn].pk)
 
 
-def test_someone_arriving_or_a_nudge_becoming_possible_is_news(started, monkeypatch):
+def test_someone_arriving_is_no_news_for_the_parts_but_everyone_here_or_a_nudge_is(
+    started, monkeypatch
+):
+    """Who is at the table reaches the page by its socket's beat, which marks the players' list
+    in place: an arrival made every other viewer fetch the whole parts again. Everyone being
+    here is still news (the parts offer the Live pace then), and so is a nudge."""
     game = turn_game(started)
     users = seat_users(game)
     (on_turn,) = registry.get(game.engine).waiting_for(game.state).seats
@@ -172,13 +177,17 @@ def test_someone_arriving_or_a_nudge_becoming_possible_is_news(started, monkeypa
     client = client_of(users[watcher])
     tag = live(client, game).headers["ETag"]
     client_of(users[third_seat]).get(f"/games/{game.pk}/")  # another player opens the table
-    arrived = live(client, game, tag)
-    assert arrived.status_code == 200
-    assert f'<li data-seat="{third_seat}" class="here">' in arrived.content.decode()
-    tag = arrived.headers["ETag"]
+    assert notifications.is_present(game.pk, users[third_seat].pk)
+    assert live(client, game, tag).status_code == 304
+    client_of(users[on_turn]).get(f"/games/{game.pk}/")  # and the last one: everyone is here
+    everyone = live(client, game, tag)
+    assert everyone.status_code == 200
+    assert "Everyone is here: play live now" in everyone.content.decode()
+    assert f'<li data-seat="{third_seat}" class="here">' in everyone.content.decode()
+    tag = everyone.headers["ETag"]
     assert live(client, game, tag).status_code == 304
     name = users[on_turn].name
-    assert f"Nudge {name}" not in arrived.content.decode()
+    assert f"Nudge {name}" not in everyone.content.decode()
     a_third_of_the_turn_later(game, monkeypatch)
     nudgeable = live(client, game, tag)
     assert nudgeable.status_code == 200
