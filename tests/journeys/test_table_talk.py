@@ -181,3 +181,40 @@ def test_the_talk_appears_for_a_player_who_takes_a_seat_in_place(make_user, sign
     page.locator("#chat-text").fill("Hello host")
     page.locator("#chat-text").press("Enter")
     page.wait_for_function(f"() => ({LINES})().includes('Hello host')", timeout=15_000)
+
+
+def test_a_player_who_leaves_reads_the_spectators_talk_not_the_players(
+    make_user, signed_in_page, stack
+):
+    """At a table whose spectators talk among themselves, lines are numbered per channel: a
+    player who left (a spectator now) kept the players' lines on the page, and a spectators'
+    line of the same number was taken for one shown already."""
+    from accounts.services import friendship_create
+    from games.services import chat
+    from games.services.departure import game_quit
+
+    dee, eli, fay, gus = (make_user(name) for name in ("dee", "eli", "fay", "gus"))
+
+    def table() -> Game:
+        for a, b in ((dee, eli), (dee, fay), (eli, fay), (dee, gus)):
+            friendship_create(a, b)
+        game = services.game_create(
+            dee, engine="imperador", seats=3, invite=["eli", "fay"], spectator_chat="own"
+        )
+        services.game_join(eli, game.pk)
+        services.game_join(fay, game.pk)
+        services.game_start(dee, game.pk)
+        chat.post(dee, game.pk, "to the players")  # number 1 of the players' talk
+        chat.post(gus, game.pk, "to the spectators")  # number 1 of the spectators'
+        return game
+
+    game = in_thread(table)
+    page = signed_in_page(eli)
+    page.goto(f"{stack.base}/games/{game.pk}/")
+    assert page.evaluate(LINES) == ["to the players"]
+    in_thread(lambda: game_quit(eli, game.pk))
+    page.wait_for_function(f"() => ({LINES})().includes('to the spectators')", timeout=15_000)
+    assert page.evaluate(LINES) == ["to the spectators"]
+    in_thread(lambda: chat.post(gus, game.pk, "welcome, Eli"))
+    page.wait_for_function(f"() => ({LINES})().includes('welcome, Eli')", timeout=15_000)
+    assert page.evaluate(LINES) == ["to the spectators", "welcome, Eli"]
