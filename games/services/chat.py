@@ -12,7 +12,7 @@ from typing import Any
 
 from django.core.cache import cache
 from django.db import IntegrityError, connection, transaction
-from django.db.models import Count, Max, OuterRef, QuerySet, Subquery
+from django.db.models import Count, Exists, Max, OuterRef, Q, QuerySet, Subquery
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -23,7 +23,7 @@ from accounts.templatetags.calendar_dates import moment_in_sentence
 from config.inputs import has_bidi_controls, has_control_characters, shows_something
 from games import broadcast, selectors
 from games.errors import GameError, GameNotFound, NotAllowed
-from games.models import ChatMessage, ChatMute, ChatRead, Game, Report
+from games.models import RECLAIMABLE, ChatMessage, ChatMute, ChatRead, Game, Report, Seat
 
 MAX_CHARS = 500
 # (messages, seconds): a burst and a sustained limit per author
@@ -160,15 +160,23 @@ def mark_read(game: Game, user: User) -> None:
 
 
 def unread_counts(user: User, games: list[Game]) -> dict[int, int]:
-    """Unread messages per game (players' channel, others' messages, not muted, not hidden),
-    in one query whatever the number of games."""
+    """Unread messages per game (in the channel ``user`` reads there, others' messages, not
+    muted, not hidden), in one query whatever the number of games. A player who left a table
+    whose spectators talk among themselves reads their talk: the players' lines counted on
+    their My games told them when, and how much, the players talked."""
     if not games:
         return {}
     read = ChatRead.objects.filter(user=user, game=OuterRef("game")).values("last_read_id")
-    rows = (
-        ChatMessage.objects.filter(
-            game__in=games, channel=ChatMessage.Channel.PLAYERS, hidden_at=None
+    plays = Exists(  # selectors.playing_seat, in the query
+        Seat.objects.filter(game=OuterRef("game"), user=user).filter(
+            Q(is_bot=False) | Q(bot_reason__in=RECLAIMABLE)
         )
+    )
+    own = Q(game__spectator_chat=Game.SpectatorChat.OWN)
+    players, spectators = ChatMessage.Channel.PLAYERS, ChatMessage.Channel.SPECTATORS
+    rows = (
+        ChatMessage.objects.filter(game__in=games, hidden_at=None)
+        .filter((Q(channel=players) & (~own | plays)) | (Q(channel=spectators) & own & ~plays))
         .exclude(author=user)
         .exclude(author__in=ChatMute.objects.filter(user=user).values("muted"))
         .filter(id__gt=Coalesce(Subquery(read[:1]), 0))

@@ -107,3 +107,20 @@ def test_a_report_of_a_number_no_line_has_reports_nothing(own_talk):
         answer = client_for(bob).post(f"/games/{game.pk}/chat/{line}/report/")
         assert answer.status_code == 302 and answer["Location"] == reverse("games:my_games")
     assert not Report.objects.exists()
+
+
+def test_a_player_who_left_counts_the_spectators_talk_on_my_games_not_the_players(own_talk):
+    """Bob left the table (the bot plays his seat): he reads the spectators' talk now,
+    and My games counted the players' lines, which he cannot read, as unread."""
+    from games.services.departure import game_quit
+
+    game, dave = own_talk
+    alice, bob, carol = (seat_users(game)[i] for i in range(3))
+    game_quit(bob, game.pk)
+    chat.post(alice, game.pk, "now that Bob is gone")
+    chat.post(alice, game.pk, "we can talk")
+    assert "💬" not in client_for(bob).get(reverse("games:my_games")).content.decode()
+    chat.post(dave, game.pk, "welcome, Bob")
+    assert "💬 1" in client_for(bob).get(reverse("games:my_games")).content.decode()
+    # carol, still playing, counts the players' two lines, not the spectators' one
+    assert "💬 2" in client_for(carol).get(reverse("games:my_games")).content.decode()
