@@ -790,7 +790,7 @@ def test_a_moderator_hides_a_reported_line_and_closes_the_report_outside_a_test_
     alice, bob, carol = trio
     game = started(GAME)
     line = chat.post(alice, game.pk, "you cheat, idiot")
-    report = chat.report(bob, line.pk)
+    report = chat.report(bob, game.pk, line.seq)
     other = services.report_create(carol, game.pk, "alice", "abuse", "rude too")
     moderator = make_user("moddy")
     make_moderator(moderator)
