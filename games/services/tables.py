@@ -8,7 +8,7 @@ from datetime import timedelta
 from typing import Any
 
 from django.db import transaction
-from django.db.models import Exists, OuterRef
+from django.db.models import Exists, OuterRef, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -181,7 +181,8 @@ def game_create(
     options: dict[str, Any] | None = None,
     mates: frozenset[int] = frozenset(),
 ) -> Game:
-    _lock_active_player(creator)  # the creator's seat, as a join's (see game_join)
+    # the creator's seat, as a join's (see game_join), and the invitees' rows with it
+    _lock_active_player(creator, [name for name in (invite or []) if name.strip()])
     # counted under the creator's lock: two tables sent at once cannot both be the last
     waiting = Game.objects.filter(created_by=creator, status=Game.Status.LOBBY).count()
     if waiting >= MAX_UNSTARTED_TABLES:
@@ -258,12 +259,14 @@ def _lobby(change: GameChange) -> Game:
     return change.game
 
 
+@transaction.atomic
 def game_invite(creator: User, game_id: int, usernames: list[str]) -> list[Invitation]:
     """The creator invites more friends before the start (an invitation already open is not
     sent twice; a declined one is sent again)."""
     usernames = [name.strip() for name in usernames if name.strip()]
     if not usernames:
         raise GameError(_("Choose at least one friend to invite."), "no_invitee")
+    _lock_invitees(usernames)
     with GameChange(game_id) as change:
         game = _lobby(change)
         if game.created_by_id != creator.pk:
@@ -323,14 +326,35 @@ def may_join(game: Game, user: User) -> bool:
     return selectors.invited_to(game, user, pending=True) or selectors.open_to(game, user)
 
 
-def _lock_active_player(user: User) -> None:
+def _lock_active_player(user: User, invitees: Iterable[str] = ()) -> None:
     """The player's row first, as a closing account, a ban and a vacation take it (then the
     tables): a join or a new table sent as the account closes either seats them before the
     closing lists their tables (which then leaves this one), or comes after it and is refused.
-    In a transaction, before any table's lock."""
-    player = User.objects.select_for_update(no_key=True).filter(pk=user.pk, is_active=True)
-    if player.first() is None:
+    In a transaction, before any table's lock. ``invitees``: see ``_lock_invitees``."""
+    players = _lock_players(Q(pk=user.pk) | _named(invitees))
+    if not any(player.pk == user.pk and player.is_active for player in players):
         raise NotAllowed(_("Your account is closed or suspended: it cannot take a seat."))
+
+
+def _lock_invitees(usernames: Iterable[str]) -> None:
+    """The invitees' rows, before the table's lock, as a join takes the player's: an
+    invitation sent as the invitee closes the account waits for the closing and finds it
+    closed. Stored after the closing listed the tables to leave, its notice was one more the
+    closing deleted at its end: a closing or ban of the table's creator, cancelling it, marked
+    it read and then waited for a table the invitee's closing held (a deadlock)."""
+    _lock_players(_named(usernames))
+
+
+def _named(usernames: Iterable[str]) -> Q:
+    names = Q(pk__in=[])
+    for name in usernames:
+        names |= Q(username__iexact=name.strip())
+    return names
+
+
+def _lock_players(players: Q) -> list[User]:
+    # in id order: two players creating tables that invite each other take them alike
+    return list(User.objects.select_for_update(no_key=True).filter(players).order_by("pk"))
 
 
 @transaction.atomic

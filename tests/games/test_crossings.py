@@ -25,7 +25,7 @@ from accounts.models import Friendship, Notification, User
 from accounts.services import account_close
 from games import services, table_write
 from games.engines import registry
-from games.errors import NotAllowed
+from games.errors import NotActive, NotAllowed
 from games.models import ChatMessage, Event, Game, Report, Seat
 from games.services import bot_time, chat, moderation, notify, vacation
 from games.services.departure import player_departed
@@ -36,7 +36,7 @@ from tests.games.helpers import (
     to_the_show_of_hands,
     turn_game,
 )
-from tests.lock_waits import until_queued
+from tests.lock_waits import until_queued, waiting_for_a_lock
 
 PASSWORD = "a-long-test-password"
 
@@ -477,35 +477,31 @@ def test_a_ban_that_ends_a_game_the_closing_player_left_then_waits_for_his_table
 
 @pytest.mark.django_db(transaction=True)
 def test_a_table_cancelled_as_the_invited_player_closes_his_account_is_no_deadlock(
-    started, admin_user, monkeypatch
+    trio, admin_user, monkeypatch
 ):
-    """Bob is closing his account (his row held, his tables being left) when
-    Alice invites him to a new table, then cancels it: the cancel marks his invitation read
-    and tells him, and, committing, checks his row (the new notice names him). His closing,
-    at its end, deletes that invitation's notice, so it waits for the cancel: had it taken his
-    row FOR UPDATE there, more than at its start, the cancel's check would wait for it in
-    turn (a deadlock: the cancel or the closing lost)."""
-    playing = started("cockroach-poker-royal")  # where Bob's closing stops, holding it
-    alice, bob = seat_users(playing)[0], seat_users(playing)[1]
+    """Alice cancels the table she invited Bob to as Bob closes his account: the cancel marks
+    his invitation read and tells him, and, committing, checks his row (the new notice names
+    him). His closing, which holds his row, waits for that table to decline the invitation:
+    had it taken his row FOR UPDATE, the cancel's check would wait for it in turn (a
+    deadlock: the cancel or the closing lost). (An invitation sent once his closing is under
+    way waits for it: see the test after the friendship's.)"""
+    alice, bob, _carol = trio
     table = services.game_create(alice, engine="imperador", seats=3)
-    close_paused, close_go = _pause_the_move_before_its_write(monkeypatch, "close")
+    services.game_invite(alice, table.pk, ["bob"])
     # the cancel stops once Bob is told, not yet committed
     cancel_paused, cancel_go = _pause_after(monkeypatch, notify, "table_cancelled", "cancel")
     outcomes, run = _outcomes()
 
-    closer = threading.Thread(
-        target=run, args=("close", _close_or_ban("close", bob, admin_user)), name="close"
-    )
-    closer.start()
-    assert close_paused.wait(10)  # at the table Bob plays, his row held
-    services.game_invite(alice, table.pk, ["bob"])
     canceller = threading.Thread(
         target=run, args=("cancel", lambda: services.game_cancel(alice, table.pk)), name="cancel"
     )
     canceller.start()
     assert cancel_paused.wait(10)
-    close_go.set()
-    until_queued(closer)  # the closing waits for the invitation's notice the cancel holds
+    closer = threading.Thread(
+        target=run, args=("close", _close_or_ban("close", bob, admin_user)), name="close"
+    )
+    closer.start()
+    until_queued(closer)  # the closing, holding Bob's row, waits for the table the cancel holds
     cancel_go.set()
     closer.join(30)
     canceller.join(30)
@@ -513,6 +509,7 @@ def test_a_table_cancelled_as_the_invited_player_closes_his_account_is_no_deadlo
     assert outcomes == {"close": 302, "cancel": None}
     assert User.objects.get(pk=bob.pk).closed_at is not None
     assert Game.objects.get(pk=table.pk).status == Game.Status.ABORTED
+    assert not Notification.objects.filter(user=bob).exists()
 
 
 @pytest.mark.django_db(transaction=True)
@@ -671,3 +668,49 @@ def test_two_lines_written_at_once_take_the_next_two_numbers(started, monkeypatc
     first.join(30)
     lines = ChatMessage.objects.filter(game=game).order_by("seq")
     assert [(line.text, line.seq) for line in lines] == [("from bob", 1), ("from alice", 2)]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_an_invitation_sent_as_the_invitee_closes_his_account_is_no_deadlock(
+    started, admin_user, monkeypatch
+):
+    """Bob is closing his account (his row held, then the table he plays with Alice), his
+    tables already listed, when Alice invites him to her new table and then closes her own
+    account. Her closing cancels that table first (it marks his invitation's notice read),
+    then waits for the table Bob's closing holds; Bob's closing, at its end, deletes his
+    notices, that one too. Sent and stored after his tables were listed, the invitation made
+    each wait for the other (a deadlock: one closing lost). It waits for his row, as a join
+    does, and finds a closed account."""
+    playing = started("cockroach-poker-royal")  # where Bob's closing stops, holding it
+    alice, bob = seat_users(playing)[0], seat_users(playing)[1]
+    table = services.game_create(alice, engine="imperador", seats=3)
+    close_paused, close_go = _pause_the_move_before_its_write(monkeypatch, "close")
+    outcomes, run = _outcomes()
+
+    closer = threading.Thread(
+        target=run, args=("close", _close_or_ban("close", bob, admin_user)), name="close"
+    )
+    closer.start()
+    assert close_paused.wait(10)  # Bob's tables listed; the table they play held
+    inviter = threading.Thread(
+        target=run,
+        args=("invite", lambda: len(services.game_invite(alice, table.pk, ["bob"]))),
+        name="invite",
+    )
+    inviter.start()
+    until_queued(inviter)  # stored at once, or waiting for Bob's closing
+    queued = waiting_for_a_lock()
+    her_closing = threading.Thread(
+        target=run, args=("alice", _close_or_ban("close", alice, admin_user)), name="alice"
+    )
+    her_closing.start()
+    until_queued(her_closing, waiting=queued + 1)  # she waits for the table Bob's closing holds
+    close_go.set()
+    for thread in (closer, inviter, her_closing):
+        thread.join(30)
+
+    assert outcomes["close"] == 302 and outcomes["alice"] == 302
+    assert isinstance(outcomes["invite"], NotActive)  # her table was cancelled meanwhile
+    assert not User.objects.filter(pk__in=[alice.pk, bob.pk], is_active=True).exists()
+    assert Game.objects.get(pk=table.pk).status == Game.Status.ABORTED
+    assert not Notification.objects.filter(user=bob).exists()
