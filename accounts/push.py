@@ -173,6 +173,23 @@ def _recount(user_id: int) -> None:
     user.save(update_fields=["push_devices"])  # the signal forgets cached copies of the row
 
 
+def _lock_counts(user: User, endpoint: str) -> int | None:
+    """Locks the rows of the player and of the browser's present owner (one count at a time),
+    in id order, before the subscription's row; answers that owner. Taken as "mine, then the
+    browser's, then its owner's", two players subscribing one browser at once each held the row
+    the other waited for (a deadlock). The owner is read again under the locks: one that
+    changed meanwhile (a third player took the browser) is locked too."""
+    locked: set[int] = set()
+    while True:
+        owners = PushSubscription.objects.filter(endpoint=endpoint)
+        owner = owners.values_list("user_id", flat=True).first()
+        wanted = {user.pk} if owner is None else {user.pk, owner}
+        if wanted <= locked:
+            return owner
+        list(User.objects.select_for_update().filter(pk__in=wanted).order_by("pk"))
+        locked |= wanted
+
+
 @transaction.atomic
 def subscribe(user: User, endpoint: str, p256dh: str, auth: str, user_agent: str = "") -> Any:
     """Stores (or moves to this player) a browser's subscription. Keeps the player's
@@ -181,9 +198,7 @@ def subscribe(user: User, endpoint: str, p256dh: str, auth: str, user_agent: str
         raise PushError("push_off", _("Push notifications are not set up on this site."))
     check_endpoint(endpoint)
     check_keys(p256dh, auth)
-    User.objects.select_for_update().filter(pk=user.pk).first()  # one count at a time
-    previous = PushSubscription.objects.filter(endpoint=endpoint).values_list("user_id", flat=True)
-    before = previous.first()
+    before = _lock_counts(user, endpoint)
     subscription, _created = PushSubscription.objects.update_or_create(
         endpoint=endpoint,
         defaults={
@@ -213,6 +228,8 @@ def unsubscribe(user: User, endpoint: str = "", subscription_id: int | None = No
     rows = rows.filter(endpoint=endpoint) if endpoint else rows
     if subscription_id is None and not endpoint:
         return False
+    # the player's row before the subscriptions', in the order subscribe takes them
+    User.objects.select_for_update().filter(pk=user.pk).first()
     deleted = rows.delete()[0]
     _recount(user.pk)
     return bool(deleted)
