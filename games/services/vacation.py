@@ -19,8 +19,12 @@ DAYS_PER_YEAR = 14
 
 
 def _year(user: User, now: datetime) -> int:
-    """The calendar year on the player's own clock (1 January comes at their midnight)."""
-    return timezone.localtime(now, user_zone(user)).year
+    """The calendar year the allowance counts: the year on the player's own clock (1 January
+    comes at their midnight), but never an earlier one than the year their days were last
+    counted in. A clock moved back across New Year (from Auckland, where the year had begun,
+    to Honolulu, where it had not) made the year before a fresh one: a second allowance, and
+    moved forward again a third."""
+    return max(timezone.localtime(now, user_zone(user)).year, user.vacation_year)
 
 
 def days_left(user: User) -> int:

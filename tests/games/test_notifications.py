@@ -19,7 +19,7 @@ from django.utils import timezone, translation
 
 from accounts import notifications
 from accounts.models import EmailPreference, Notification
-from accounts.services import friend_request_send, friendship_create, user_block
+from accounts.services import friend_request_send, friendship_create, profile_update, user_block
 from accounts.tasks import send_daily_digests, send_notification_email
 from games import services
 from games.engines import registry
@@ -952,3 +952,31 @@ def test_a_blocked_player_cannot_nudge_the_blocker_and_is_not_told_why(started):
     assert [str(note.text) for note in nudges] == [
         f"{third.name} nudges you: it is your turn in Cockroach Poker Royal #{game.pk}."
     ]
+
+
+def test_a_zone_switched_back_across_new_year_gives_no_second_allowance(alice, monkeypatch):
+    """Alice used her 14 days of 2026 in June. On 31 December at noon (UTC) she moves her
+    clock to Auckland, where 2027 has begun, takes a day of 2027's allowance and comes back
+    at once; then she moves it to Honolulu, where it is still 31 December 2026. Her year
+    went back with her clock: 2026 counted as a fresh year again, and she could take 14 more
+    days (and back in Auckland, 2027's again). The allowance's year never goes back: what she
+    has left is 2027's."""
+    clock = {"now": timezone.now().replace(year=2026, month=6, day=1, hour=12)}
+    monkeypatch.setattr(timezone, "now", lambda: clock["now"])
+    client = Client()
+    client.force_login(alice)
+    client.post(reverse("games:vacation"), {"days": "14"})
+    clock["now"] = clock["now"].replace(month=12, day=31)  # 01:00, 1 January 2027, in Auckland
+    client.force_login(alice)  # the session ran out meanwhile
+    profile_update(alice, time_zone="Pacific/Auckland")
+    client.post(reverse("games:vacation"), {"days": "1"})
+    clock["now"] += timedelta(hours=1)
+    client.post(reverse("games:vacation"), {"end": "1"})  # the day begun counts
+    profile_update(alice, time_zone="Pacific/Honolulu")  # 03:00, 31 December
+
+    page = client.get(reverse("games:vacation")).content.decode()
+    assert "You have 13 vacation days left this year." in page
+    client.post(reverse("games:vacation"), {"days": "14"})
+    alice.refresh_from_db()
+    assert alice.away_until is None
+    assert (alice.vacation_year, alice.vacation_days_used) == (2027, 1)
