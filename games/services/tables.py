@@ -346,10 +346,13 @@ def _lock_invitees(usernames: Iterable[str]) -> None:
 
 
 def _named(usernames: Iterable[str]) -> Q:
-    names = Q(pk__in=[])
-    for name in usernames:
-        names |= Q(username__iexact=name.strip())
-    return names
+    """The players named (none when more than any table has seats: refused under the lock)."""
+    names = {name.strip().lower() for name in usernames}
+    named = Q(pk__in=[])
+    if len(names) < max(engine.max_players for engine in registry.ENGINES.values()):
+        for name in names:
+            named |= Q(username__iexact=name)
+    return named
 
 
 def _lock_players(players: Q) -> list[User]:
