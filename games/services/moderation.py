@@ -163,15 +163,17 @@ def seats_handed_to_bot(
     user: User, statuses: tuple[str, ...], bot_reason: str, also: Collection[int] = ()
 ) -> Iterator[tuple[GameChange, Seat]]:
     """Hands each seat ``user`` holds at a table in ``statuses`` to the bot, one game at a
-    time in id order (no lock cycles); yields inside each game's change, so the caller's
-    own writes (a log row, a notice) are part of it. ``also``: more tables to lock in that
-    order, where the player has no seat to hand over (see player_departed)."""
-    game_ids = set(
-        Seat.objects.filter(user=user, is_bot=False, game__status__in=statuses).values_list(
-            "game_id", flat=True
-        )
-    )
-    for game_id in sorted(game_ids | set(also)):
+    time, all the tables locked first in id order (no lock cycles); yields inside each game's
+    change, so the caller's own writes (a log row, a notice) are part of it. ``also``: more
+    tables to lock in that order, where the player has no seat to hand over (see
+    player_departed)."""
+    seated = Seat.objects.filter(user=user, is_bot=False, game__status__in=statuses)
+    game_ids = sorted(set(seated.values_list("game_id", flat=True)) | set(also))
+    # every table locked before the first is handed over: the bots may end one, and its end
+    # locks its players' records; held while the next table was waited for, they were what a
+    # move ending that table waited for, holding it (a deadlock)
+    list(Game.objects.select_for_update(no_key=True).filter(pk__in=game_ids).order_by("pk"))
+    for game_id in game_ids:
         with GameChange(game_id) as change:
             seat = next((s for s in change.seats if s.user_id == user.pk and not s.is_bot), None)
             if seat is None or change.game.status not in statuses:

@@ -32,6 +32,7 @@ from games.services.departure import player_departed
 from tests.games.helpers import (
     a_move_that_ends_the_turn,
     next_human_move,
+    play_until,
     seat_users,
     to_the_show_of_hands,
     turn_game,
@@ -714,3 +715,47 @@ def test_an_invitation_sent_as_the_invitee_closes_his_account_is_no_deadlock(
     assert not User.objects.filter(pk__in=[alice.pk, bob.pk], is_active=True).exists()
     assert Game.objects.get(pk=table.pk).status == Game.Status.ABORTED
     assert not Notification.objects.filter(user=bob).exists()
+
+
+def _a_last_move(game: Game) -> tuple[Game, int, dict[str, Any]] | None:
+    """A human's legal move that ends ``game``, with the table and the seat."""
+    engine = registry.get(game.engine)
+    users = seat_users(game)
+    for seat in (s for s in engine.waiting_for(game.state).seats if s in users):
+        for action in engine.legal_actions(game.state, seat):
+            after, _events = engine.apply(game.state, seat, action)
+            if engine.result(after) is not None:
+                return game, seat, action
+    return None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_closing_whose_bots_end_one_table_as_a_move_ends_the_next_is_no_deadlock(
+    started, admin_user, monkeypatch
+):
+    """Carol closes her account. At her first table (Alice and Bob left it) the bots, her
+    seat handed over, play it to the end, which locks the three players' records; at her
+    next table a move that ends the game holds it and, once written, wants the same records.
+    The closing, holding the records, waited for that table (a deadlock: the closing lost,
+    "The site is busy"). It now locks all its tables before it hands the first over."""
+    left, (_alice, _bob, carol), _his_turn = _a_game_bob_and_alice_left_on_his_turn(
+        started, admin_user, monkeypatch
+    )
+    shared, seat, action = play_until(
+        lambda: started("cockroach-poker-royal"), _a_last_move, seed=3, tables=10
+    )
+    assert left.pk < shared.pk  # the table the bots end comes first
+    mover = seat_users(shared)[seat]
+    version = shared.version_for(seat)
+
+    outcomes = _cross(
+        monkeypatch,
+        lambda: services.act(mover, shared.pk, version, action, "k").replayed,
+        _close_or_ban("close", carol, admin_user),
+    )
+
+    assert outcomes == {"move": False, "other": 302}
+    assert set(
+        Game.objects.filter(pk__in=[left.pk, shared.pk]).values_list("status", flat=True)
+    ) == {Game.Status.FINISHED}
+    assert User.objects.get(pk=carol.pk).closed_at is not None
