@@ -86,13 +86,17 @@ def player_departed(user: User) -> list[int]:
     in the same order, though the bot plays their seat there already: the closing deletes
     those notices at its end, and a change there (a ban, a quit that ends a game they left)
     marks them read, then may wait for another of their tables; unlocked, it held the notice
-    the closing waited for while it waited for the closing (a deadlock, one of them lost)."""
+    the closing waited for while it waited for the closing (a deadlock, one of them lost).
+    So are the tables in play where the bot plays their seat already (they left, they missed
+    their turns): an end there tells every seat's player the result; unlocked, that notice,
+    written as the closing went on and committed after it, outlived the account."""
     User.objects.select_for_update(no_key=True).filter(pk=user.pk).first()
     left = leave_lobbies(user)
-    noticed = Notification.objects.filter(
-        user=user, read_at__isnull=True, game_id__in=Game.objects.filter(status=Game.Status.ACTIVE)
-    )
+    in_play = Game.objects.filter(status=Game.Status.ACTIVE)
+    noticed = Notification.objects.filter(user=user, read_at__isnull=True, game_id__in=in_play)
+    seated = Seat.objects.filter(user=user, game__in=in_play)
     also = {game_id for game_id in noticed.values_list("game_id", flat=True) if game_id}
+    also |= set(seated.values_list("game_id", flat=True))
     for change, _seat in seats_handed_to_bot(user, (Game.Status.ACTIVE,), "closed", also):
         if change.game.status == Game.Status.ACTIVE:  # the bots may have played it out
             notify.player_left(change.game, user, change.seats)

@@ -759,3 +759,43 @@ def test_a_closing_whose_bots_end_one_table_as_a_move_ends_the_next_is_no_deadlo
         Game.objects.filter(pk__in=[left.pk, shared.pk]).values_list("status", flat=True)
     ) == {Game.Status.FINISHED}
     assert User.objects.get(pk=carol.pk).closed_at is not None
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_game_the_bots_end_as_a_player_who_left_it_closes_leaves_him_no_notice(
+    started, admin_user, monkeypatch
+):
+    """Bob left a table (Alice too) and read his notices; he closes his account as Carol
+    leaves it, and the bots play it to the end, which tells every seat's player the result.
+    The closing did not take that table (no unread notice of his there, no seat of his own):
+    it deleted his notices, committed, and the end's notice, committed after it, stayed with
+    the closed account. The closing now takes every table in play he has a seat at, the bot's
+    or his, and waits for the end."""
+    game, (_alice, bob, carol), _his_turn = _a_game_bob_and_alice_left_on_his_turn(
+        started, admin_user, monkeypatch
+    )
+    bell = Client()
+    bell.force_login(bob)
+    assert bell.post(reverse("notifications_read")).status_code == 302  # "Mark all read"
+    assert not Notification.objects.filter(user=bob, read_at__isnull=True).exists()
+    # the quit stops once the end is written, not yet committed
+    ended, go = _pause_after(monkeypatch, notify, "game_finished", "quit")
+    outcomes, run = _outcomes()
+
+    close = _close_or_ban("close", bob, admin_user)
+    quitter = threading.Thread(
+        target=run, args=("quit", lambda: services.game_quit(carol, game.pk)), name="quit"
+    )
+    quitter.start()
+    assert ended.wait(30)
+    closer = threading.Thread(target=run, args=("close", close), name="close")
+    closer.start()
+    until_queued(closer)  # the closing waits for the table the quit holds (or has closed)
+    go.set()
+    quitter.join(30)
+    closer.join(30)
+
+    assert outcomes == {"quit": None, "close": 302}
+    assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
+    assert User.objects.get(pk=bob.pk).closed_at is not None
+    assert not Notification.objects.filter(user=bob).exists()
