@@ -39,7 +39,7 @@ def test_learn_tables_in_play_are_few_and_a_finished_one_makes_room(alice):
     assert _learn(client) == [REFUSED]
     client.cookies["django_language"] = "fr"
     assert _learn(client) == [
-        f"Vous avez déjà {MAX_BOT_TABLES_IN_PLAY} tables en cours contre des bots seulement :"
+        f"Vous avez déjà {MAX_BOT_TABLES_IN_PLAY} tables en cours contre des bots seulement\u202f:"
         " terminez-en une d’abord."
     ]
     client.cookies["django_language"] = "en"
