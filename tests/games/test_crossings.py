@@ -409,6 +409,29 @@ def _a_game_bob_and_alice_left_on_his_turn(
     return game, players, his_turn
 
 
+def _bobs_closing_crossing_carols_quit_that_ends_the_game(
+    monkeypatch: Any, game: Game, bob: User, carol: User, admin_user: User
+) -> dict[str, Any]:
+    """Carol's quit ends the game and stops once the end is written, not yet committed; Bob's
+    closing starts then and is left waiting (for what the quit holds); the quit goes on. What
+    each returned (None) or raised."""
+    ended, go = _pause_after(monkeypatch, notify, "game_finished", "quit")
+    outcomes, run = _outcomes()
+    close = _close_or_ban("close", bob, admin_user)
+    quitter = threading.Thread(
+        target=run, args=("quit", lambda: services.game_quit(carol, game.pk)), name="quit"
+    )
+    quitter.start()
+    assert ended.wait(30)
+    closer = threading.Thread(target=run, args=("close", close), name="close")
+    closer.start()
+    until_queued(closer)
+    go.set()
+    quitter.join(30)
+    closer.join(30)
+    return outcomes
+
+
 @pytest.mark.django_db(transaction=True)
 def test_a_game_the_bots_end_as_the_player_who_left_it_closes_his_account_is_no_deadlock(
     started, admin_user, monkeypatch
@@ -424,23 +447,10 @@ def test_a_game_the_bots_end_as_the_player_who_left_it_closes_his_account_is_no_
         started, admin_user, monkeypatch
     )
 
-    # the quit stops once the end is written, not yet committed
-    ended, go = _pause_after(monkeypatch, notify, "game_finished", "quit")
-    outcomes, run = _outcomes()
-
-    close = _close_or_ban("close", bob, admin_user)
-    quitter = threading.Thread(
-        target=run, args=("quit", lambda: services.game_quit(carol, game.pk)), name="quit"
+    # Bob's closing waits for his notice the end marked read
+    outcomes = _bobs_closing_crossing_carols_quit_that_ends_the_game(
+        monkeypatch, game, bob, carol, admin_user
     )
-    quitter.start()
-    assert ended.wait(30)
-    closer = threading.Thread(target=run, args=("close", close), name="close")
-    closer.start()
-    until_queued(closer)  # Bob's closing waits for his notice the end marked read
-    go.set()
-    quitter.join(30)
-    closer.join(30)
-
     assert outcomes == {"quit": None, "close": 302}
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
     assert User.objects.get(pk=bob.pk).closed_at is not None
@@ -778,23 +788,10 @@ def test_a_game_the_bots_end_as_a_player_who_left_it_closes_leaves_him_no_notice
     bell.force_login(bob)
     assert bell.post(reverse("notifications_read")).status_code == 302  # "Mark all read"
     assert not Notification.objects.filter(user=bob, read_at__isnull=True).exists()
-    # the quit stops once the end is written, not yet committed
-    ended, go = _pause_after(monkeypatch, notify, "game_finished", "quit")
-    outcomes, run = _outcomes()
-
-    close = _close_or_ban("close", bob, admin_user)
-    quitter = threading.Thread(
-        target=run, args=("quit", lambda: services.game_quit(carol, game.pk)), name="quit"
+    # the closing waits for the table the quit holds (or has closed)
+    outcomes = _bobs_closing_crossing_carols_quit_that_ends_the_game(
+        monkeypatch, game, bob, carol, admin_user
     )
-    quitter.start()
-    assert ended.wait(30)
-    closer = threading.Thread(target=run, args=("close", close), name="close")
-    closer.start()
-    until_queued(closer)  # the closing waits for the table the quit holds (or has closed)
-    go.set()
-    quitter.join(30)
-    closer.join(30)
-
     assert outcomes == {"quit": None, "close": 302}
     assert Game.objects.get(pk=game.pk).status == Game.Status.FINISHED
     assert User.objects.get(pk=bob.pk).closed_at is not None
