@@ -9,6 +9,7 @@ moderation log row. The event log with every hidden card needs ``games.view_even
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from django import forms
@@ -39,13 +40,29 @@ from games.admin_reveal import (
 )
 from games.catalog.registry import title as game_title
 from games.engines import registry
-from games.errors import GameError
+from games.errors import GameError, NotAllowed
 from games.models import ChatMessage, Event, Game, Invitation, Report, Seat
 from games.services import chat
 from games.services.sweep import FLAG_AFTER_FAILURES
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
+
+
+def off_own_tables(
+    moderator: Any, game_id_of: Callable[[Any], int], act: Callable[[Any, str], Any]
+) -> Callable[[Any, str], Any]:
+    """``act`` on an action's object, refused where the moderator plays at its table: a table
+    its moderator plays at is for another moderator to stop, time out or hand over (forcing the
+    deadline of his own game made the bot move for his opponent; the same rule as a report
+    about himself, games/services/moderation.report_resolve)."""
+
+    def call(obj: Any, reason: str) -> Any:
+        if Seat.objects.filter(game_id=game_id_of(obj), user_id=moderator.pk).exists():
+            raise NotAllowed(str(_("A table you play at is for another moderator to act on.")))
+        return act(obj, reason)
+
+    return call
 
 
 class TalkCount(ModelAdminMixin):
@@ -480,7 +497,11 @@ class GameAdmin(TalkCount, TableNumberSearch, RevealStep, ReadOnlyModelAdmin):
                 "and open invitations are cancelled. The state and the event log stay as they are."
             ),
             submit=_("Abort"),
-            call=lambda game, reason: services.game_abort(request.user, game.pk, reason),
+            call=off_own_tables(
+                request.user,
+                lambda game: game.pk,
+                lambda game, reason: services.game_abort(request.user, game.pk, reason),
+            ),
             done=lambda n: (
                 ngettext("Aborted %(count)d game.", "Aborted %(count)d games.", n) % {"count": n}
             ),
@@ -500,7 +521,11 @@ class GameAdmin(TalkCount, TableNumberSearch, RevealStep, ReadOnlyModelAdmin):
                 "the bot moves for a seat whose turn it is, and a reaction window closes."
             ),
             submit=_("Time out now"),
-            call=lambda game, reason: services.force_deadline(request.user, game.pk, reason),
+            call=off_own_tables(
+                request.user,
+                lambda game: game.pk,
+                lambda game, reason: services.force_deadline(request.user, game.pk, reason),
+            ),
             done=lambda n: (
                 ngettext(
                     "Forced the deadline of %(count)d game.",
@@ -555,8 +580,12 @@ class SeatAdmin(ReadOnlyModelAdmin):
                 "of them, the bot moves at once."
             ),
             submit=_("Hand to the bot"),
-            call=lambda seat, reason: services.seat_to_bot(
-                request.user, seat.game_id, seat.index, reason
+            call=off_own_tables(
+                request.user,
+                lambda seat: seat.game_id,
+                lambda seat, reason: services.seat_to_bot(
+                    request.user, seat.game_id, seat.index, reason
+                ),
             ),
             done=lambda n: (
                 ngettext(

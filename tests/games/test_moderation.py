@@ -857,3 +857,44 @@ def test_a_moderator_cannot_close_a_report_about_themselves(trio, make_user):
     assert Report.objects.get(pk=about_him.pk).status == "open"
     assert logs() == []
     assert not Notification.objects.filter(user=bob, kind=Notification.Kind.REPORT).exists()
+
+
+def test_a_moderator_cannot_stop_time_out_or_hand_over_a_table_he_plays_at(trio, make_user):
+    """A moderator who plays forced the deadline of his own game (the bot moved for his
+    opponent), could abort it when losing, or hand an opponent's seat to the bot: his own
+    tables are for another moderator, as a report about himself is."""
+    from accounts.moderators import make_moderator
+    from accounts.services import friendship_create
+
+    _alice, bob, _carol = trio
+    moderator, other = make_user("moddy"), make_user("other_mod")
+    make_moderator(moderator)
+    make_moderator(other)
+    friendship_create(moderator, bob)
+    game = services.game_create(moderator, engine=GAME, seats=3, invite=["bob"])
+    services.game_join(bob, game.pk)
+    services.game_start(moderator, game.pk, fill_with_bots=True)
+    game.refresh_from_db()
+    before = snapshot(game)
+    client = Client()
+    client.force_login(moderator)
+    bobs_seat = Seat.objects.get(game=game, user=bob)
+
+    refused = "A table you play at is for another moderator to act on."
+    for model, name, target in (
+        ("game", "force_deadlines", game),
+        ("game", "abort_games", game),
+        ("seat", "replace_by_bot", bobs_seat),
+    ):
+        answer = post_action(client, model, name, [target], apply="yes", reason="mine")
+        assert answer.status_code == 302
+        told = [str(m) for m in client.get(answer["Location"]).context["messages"]]
+        assert told == [f"{target}: {refused}"], (name, told)
+    assert snapshot(game) == before
+    assert Game.objects.get(pk=game.pk).status == Game.Status.ACTIVE
+    assert logs() == []
+    # another moderator may
+    as_other = Client()
+    as_other.force_login(other)
+    post_action(as_other, "game", "force_deadlines", [game], apply="yes", reason="stalling")
+    assert Game.objects.get(pk=game.pk).version > before["version"]
