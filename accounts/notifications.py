@@ -260,9 +260,10 @@ def register_wait_deadline(lookup: Callable[[Collection[int]], dict[int, Any]]) 
 
 
 # A reminder says how long is left: as of its writing. Its email may leave hours later (a mail
-# server down, tried again), so the games app says it again for the time of sending.
-ReminderWords = Callable[[int, str, Any, datetime], str | None]
-_reminder_words: ReminderWords = lambda game_id, language, deadline, now: None  # noqa: E731
+# server down, tried again), or at 07:00 in a digest: the games app says it again for the time
+# of sending, for several reminders at once (game id, language, deadline) -> words or None.
+ReminderWords = Callable[[list[tuple[int, str, Any]], datetime], list[str | None]]
+_reminder_words: ReminderWords = lambda asked, now: [None] * len(asked)  # noqa: E731
 
 
 def register_reminder_words(say: ReminderWords) -> None:
@@ -270,13 +271,33 @@ def register_reminder_words(say: ReminderWords) -> None:
     _reminder_words = say
 
 
+def email_texts(
+    notes: list[Notification], deadlines: dict[int, Any], now: datetime
+) -> dict[int, str]:
+    """Each notice's words for its email sent at ``now`` (by notice id): a reminder's time left
+    counted to its wait's deadline (``deadlines`` by notice id, as it stands: None without
+    one) from then, not from its writing; every other notice as it was written."""
+    texts = {note.pk: note.text for note in notes}
+    reminders = [
+        note
+        for note in notes
+        if note.kind == Notification.Kind.REMINDER
+        and note.game_id is not None
+        and deadlines.get(note.pk)
+    ]
+    if reminders:
+        asked = [
+            (int(note.game_id or 0), note.language or written_in(note.user), deadlines[note.pk])
+            for note in reminders  # each with its game, as chosen above
+        ]
+        for note, said in zip(reminders, _reminder_words(asked, now), strict=True):
+            texts[note.pk] = said or note.text
+    return texts
+
+
 def email_text(note: Notification, deadline: Any, now: datetime) -> str:
-    """The notice's words for its email sent at ``now``: a reminder's time left counted to its
-    wait's ``deadline`` (as it stands: None without one) from then, not from its writing."""
-    if note.kind == Notification.Kind.REMINDER and note.game_id is not None and deadline:
-        language = note.language or written_in(note.user)
-        return _reminder_words(note.game_id, language, deadline, now) or note.text
-    return note.text
+    """``email_texts`` of one notice."""
+    return email_texts([note], {note.pk: deadline}, now)[note.pk]
 
 
 def wait_deadline(game_id: int) -> Any:

@@ -95,16 +95,18 @@ def send_daily_digests(now: datetime | None = None) -> int:
                             "%(n)d updates from your tables",
                             len(notes),
                         ) % {"n": len(notes)}
+                    # when each wait is due, as it stands now: a reminder's "due in …" was
+                    # written when it was made, up to a day before, and is said again for now
+                    deadlines = _deadlines(notes)
                     mailing.send(
                         user,
                         subject,
                         "digest",
                         {
                             "notes": notes,
+                            "texts": notifications.email_texts(notes, deadlines, timezone.now()),
                             "urls": {n.pk: mailing.absolute(n.url) for n in notes},
-                            # when each wait is due, as it stands now: a reminder's "due in …"
-                            # was written when it was made, up to a day before
-                            "deadlines": _deadlines(notes),
+                            "deadlines": deadlines,
                             "since": timezone.now() - timedelta(days=1),
                         },
                     )

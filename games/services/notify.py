@@ -423,18 +423,27 @@ def _time_left(deadline: Any, now: Any) -> str:
     return timeuntil(max(deadline, now + timedelta(minutes=1)), now, depth=2)
 
 
-def reminder_words(game_id: int, language: str, deadline: Any, now: Any) -> str | None:
-    """A reminder of ``game_id`` said again in ``language`` at ``now``: its email, sent after
-    the notice was written (accounts.notifications.email_text). None for no such game."""
-    engine = Game.objects.filter(pk=game_id).values_list("engine", flat=True).first()
-    if engine is None:
-        return None
-    with translation.override(language):
-        return str(REMINDER) % {
-            "game": game_title(engine),
-            "id": game_id,
-            "left": _time_left(deadline, now),
-        }
+def reminder_words(asked: list[tuple[int, str, Any]], now: Any) -> list[str | None]:
+    """Reminders said again at ``now``, each (game id, language, deadline) in its language: their
+    emails, sent after the notices were written (accounts.notifications.email_texts). None for
+    no such game. One query for them all (a digest may hold many)."""
+    engines = dict(
+        Game.objects.filter(pk__in={game_id for game_id, _language, _due in asked}).values_list(
+            "pk", "engine"
+        )
+    )
+    said: list[str | None] = []
+    for game_id, language, deadline in asked:
+        engine = engines.get(game_id)
+        if engine is None:
+            said.append(None)
+            continue
+        with translation.override(language):
+            said.append(
+                str(REMINDER)
+                % {"game": game_title(engine), "id": game_id, "left": _time_left(deadline, now)}
+            )
+    return said
 
 
 def send_due_reminders(now: Any = None) -> int:
