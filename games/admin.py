@@ -38,6 +38,7 @@ from games.admin_reveal import (
     reveal_step_url,
     revealed,
 )
+from games.catalog import registry as catalog
 from games.catalog.registry import title as game_title
 from games.engines import registry
 from games.errors import GameError, NotAllowed
@@ -424,7 +425,8 @@ class GameAdmin(TalkCount, TableNumberSearch, RevealStep, ReadOnlyModelAdmin):
         if game.state is None or game.status != Game.Status.ACTIVE:
             return "—"
         waiting = registry.get(game.engine, game.rules_version).waiting_for(game.state)
-        kind = f"{waiting.kind} {waiting.window}" if waiting.window else waiting.kind
+        word = catalog.get(game.engine).word  # the engine's words in the moderator's language
+        kind = word(waiting.kind) + (f" {word(waiting.window)}" if waiting.window else "")
         # the seats asked, as the table is told: who of them still owes a secret answer is
         # hidden information (the state, for staff who may read it)
         seats = ", ".join(str(s) for s in waiting.shown)

@@ -123,3 +123,18 @@ def test_the_notices_pages_name_their_columns_in_persian(as_admin, trio):
             )
         ]
         assert english == [], page
+
+
+def test_what_a_game_in_play_waits_for_is_said_in_the_moderators_language(as_admin, started):
+    """The game's page said "turn (seats 0)" in English words amid Persian ones: the engine's
+    word for the wait, untranslated."""
+    game = started("cockroach-poker-royal")
+    as_admin.cookies[settings.LANGUAGE_COOKIE_NAME] = "fa"
+
+    page = as_admin.get(reverse("admin:games_game_change", args=[game.pk])).content.decode()
+
+    with translation.override("fa"):
+        turn = translation.pgettext("game", "turn")
+    assert turn != "turn"
+    assert f"{turn} (" in page
+    assert "turn (" not in page
