@@ -7,7 +7,8 @@ from contextlib import contextmanager
 from typing import Any
 
 from django.contrib.postgres.operations import AddIndexConcurrently
-from django.db.migrations.operations import AddIndex
+from django.db.migrations.operations import AddConstraint, AddIndex
+from django.db.models import UniqueConstraint
 
 # A previous attempt's index that CREATE INDEX CONCURRENTLY left behind when it failed (a
 # timeout, ^C): marked invalid, unused by queries, yet its name is taken.
@@ -69,3 +70,50 @@ class AddIndexWithoutLock(AddIndexConcurrently):
                 super().database_backwards(app_label, schema_editor, *states)
         else:
             AddIndex.database_backwards(self, app_label, schema_editor, *states)
+
+
+class AddConstraintWithoutLock(AddConstraint):
+    """A partial unique constraint (a ``UniqueConstraint`` with a ``condition``: PostgreSQL keeps
+    it as a unique index) built with CREATE UNIQUE INDEX CONCURRENTLY, for the reason of
+    ``AddIndexWithoutLock``; plainly elsewhere (make run's SQLite). Its migration needs
+    ``atomic = False``. A leftover invalid index of its name (a failed build) is dropped first."""
+
+    model_name: str  # AddConstraint's own (the stubs leave them out)
+    constraint: Any
+
+    def __init__(self, model_name: str, constraint: Any) -> None:
+        if not isinstance(constraint, UniqueConstraint) or constraint.condition is None:
+            raise ValueError("AddConstraintWithoutLock builds partial unique constraints only")
+        super().__init__(model_name, constraint)
+
+    def database_forwards(self, app_label: str, schema_editor: Any, *states: Any) -> None:
+        connection = schema_editor.connection
+        if connection.vendor != "postgresql":
+            super().database_forwards(app_label, schema_editor, *states)
+            return
+        _from_state, to_state = states
+        model = to_state.apps.get_model(app_label, self.model_name)
+        if not self.allow_migrate_model(connection.alias, model):
+            return
+        sql = str(self.constraint.create_sql(model, schema_editor))
+        assert sql.startswith("CREATE UNIQUE INDEX "), sql
+        with _without_timeouts(connection):
+            with connection.cursor() as cursor:
+                cursor.execute(INVALID_INDEX, [self.constraint.name])
+                leftover = cursor.fetchone() is not None
+            name = schema_editor.quote_name(self.constraint.name)
+            if leftover:
+                schema_editor.execute(f"DROP INDEX CONCURRENTLY IF EXISTS {name}")
+            schema_editor.execute(
+                sql.replace("CREATE UNIQUE INDEX ", "CREATE UNIQUE INDEX CONCURRENTLY ", 1)
+            )
+
+    def database_backwards(self, app_label: str, schema_editor: Any, *states: Any) -> None:
+        connection = schema_editor.connection
+        if connection.vendor != "postgresql":
+            super().database_backwards(app_label, schema_editor, *states)
+            return
+        with _without_timeouts(connection):
+            schema_editor.execute(
+                f"DROP INDEX CONCURRENTLY IF EXISTS {schema_editor.quote_name(self.constraint.name)}"
+            )

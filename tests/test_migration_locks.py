@@ -21,7 +21,7 @@ from django.db.migrations.operations import (
 from django.db.models import CharField, UniqueConstraint
 
 from accounts.models import Notification
-from config.migration_operations import AddIndexWithoutLock
+from config.migration_operations import AddConstraintWithoutLock, AddIndexWithoutLock
 from tests.live_server import second_connection
 
 OUR_APPS = {"accounts", "games"}
@@ -46,7 +46,11 @@ def _builds_an_index(operation: Any, before: Any) -> str | None:
     field altered to have one it had not (``before``: the field as it was)."""
     if isinstance(operation, AddIndex) and not isinstance(operation, AddIndexWithoutLock):
         return operation.index.name
-    if isinstance(operation, AddConstraint) and isinstance(operation.constraint, UniqueConstraint):
+    if (
+        isinstance(operation, AddConstraint)
+        and not isinstance(operation, AddConstraintWithoutLock)
+        and isinstance(operation.constraint, UniqueConstraint)
+    ):
         return operation.constraint.name
     if isinstance(operation, AddField) and _indexed(operation.field):
         return f"{operation.model_name}.{operation.name}"
@@ -94,6 +98,13 @@ def test_the_push_queue_index_is_built_concurrently():
     call_command("sqlmigrate", "accounts", "0020", stdout=out)
     assert connection.vendor == "postgresql"
     assert 'CREATE INDEX CONCURRENTLY "notification_push_pending"' in out.getvalue()
+
+
+@pytest.mark.django_db(transaction=True)  # sqlmigrate refuses a non-atomic one in a transaction
+def test_the_chat_line_numbers_are_made_unique_concurrently():
+    out = io.StringIO()
+    call_command("sqlmigrate", "games", "0022", stdout=out)
+    assert 'CREATE UNIQUE INDEX CONCURRENTLY "one_chat_line_number"' in out.getvalue()
 
 
 def _index_state(name: str) -> list[tuple[bool, str]]:

@@ -10,6 +10,8 @@ from typing import Any
 
 from django.db import migrations, models
 
+from config.migration_operations import AddConstraintWithoutLock
+
 
 def number_the_lines(apps: Any, schema_editor: Any) -> None:
     ChatMessage = apps.get_model("games", "ChatMessage")
@@ -26,6 +28,7 @@ def number_the_lines(apps: Any, schema_editor: Any) -> None:
 
 
 class Migration(migrations.Migration):
+    atomic = False  # the unique index is built concurrently: the site writes lines meanwhile
     dependencies = [
         ("games", "0021_rolling_restart_defaults"),
     ]
@@ -38,8 +41,10 @@ class Migration(migrations.Migration):
                 db_default=0, default=0, verbose_name="number at its table"
             ),
         ),
-        migrations.RunPython(number_the_lines, migrations.RunPython.noop, elidable=True),
-        migrations.AddConstraint(
+        migrations.RunPython(
+            number_the_lines, migrations.RunPython.noop, elidable=True, atomic=True
+        ),
+        AddConstraintWithoutLock(
             model_name="chatmessage",
             constraint=models.UniqueConstraint(
                 condition=models.Q(seq__gt=0),
