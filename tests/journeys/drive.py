@@ -209,9 +209,8 @@ def _messages(page: Any) -> str:
     return " | ".join(page.locator(".messages, [role=status], [role=alert]").all_inner_texts())
 
 
-def click_move(page: Any, type: str, **fields: Any) -> int:
-    """Chooses the move in the page's form and presses its button, without waiting for the
-    answer; returns the seat's revision before it."""
+def _chosen(page: Any, type: str, fields: dict[str, Any]) -> Any:
+    """The page's form of the move with its fields chosen, its button not pressed yet."""
     wanted = wanted_fields(fields)
     for _attempt in range(5):
         page.wait_for_function(FIND_FORM, arg=[type, wanted], timeout=15_000)
@@ -235,14 +234,44 @@ def click_move(page: Any, type: str, **fields: Any) -> int:
                     label.first.click(timeout=SWAPPED_UNDER_THE_CLICK_MS)
                 else:
                     radio.check(force=True, timeout=SWAPPED_UNDER_THE_CLICK_MS)
-            if page.evaluate(FIND_FORM, [type, wanted]) != found:
-                continue  # swapped while the fields were chosen
-            before = revision(page)
+        except PlaywrightTimeout:
+            continue
+        if page.evaluate(FIND_FORM, [type, wanted]) != found:
+            continue  # swapped while the fields were chosen
+        return form
+    raise AssertionError(f"no form for {type} {fields}: {_messages(page)}")
+
+
+def click_move(page: Any, type: str, **fields: Any) -> int:
+    """Chooses the move in the page's form and presses its button, without waiting for the
+    answer; returns the seat's revision before it."""
+    for _attempt in range(5):
+        form = _chosen(page, type, fields)
+        before = revision(page)
+        try:
             form.locator("button").last.click(timeout=SWAPPED_UNDER_THE_CLICK_MS)
         except PlaywrightTimeout:
             continue
         return before
     raise AssertionError(f"no form for {type} {fields}: {_messages(page)}")
+
+
+def click_moves_at_once(moves: list[tuple[Any, str, dict[str, Any]]]) -> list[bool]:
+    """Each page's move chosen first, then every button pressed one after the other, without
+    waiting for answers: the clicks go out together, as people answering a window at once.
+    Whether each press was made: a window the first answer closes (a race) may have swapped
+    a later page's form away before its press, as it would under a slower finger."""
+    forms = [_chosen(page, type, fields) for page, type, fields in moves]
+    pressed = []
+    for form in forms:
+        try:
+            form.locator("button").last.click(
+                timeout=SWAPPED_UNDER_THE_CLICK_MS, no_wait_after=True
+            )
+            pressed.append(True)
+        except PlaywrightTimeout:
+            pressed.append(False)
+    return pressed
 
 
 def move(page: Any, type: str, **fields: Any) -> None:

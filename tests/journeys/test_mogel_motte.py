@@ -23,7 +23,7 @@ from games.models import Game
 from tests.games.worker import wait_for
 from tests.journeys.drive import (
     AnyOf,
-    click_move,
+    click_moves_at_once,
     friends_at_a_started_table,
     in_thread,
     move,
@@ -126,11 +126,15 @@ def test_a_race_and_a_slap_answered_in_three_pages_at_once(make_user, signed_in_
         # A window: every page answers at once (the clicks go out before any answer is back).
         if phase in ("race", "slap"):
             shoot(pages[moves[0][0]], JOURNEY, f"02-{phase}-open")
-        for seat, action in moves:
-            click_move(pages[seat], action["type"], **_form_fields(state, action))
+        pressed = click_moves_at_once(
+            [(pages[seat], action["type"], _form_fields(state, action)) for seat, action in moves]
+        )
+        assert pressed[0], f"the first {phase} answer was not pressed"
         assert wait_for(lambda p=phase: Game.objects.get(pk=game.pk).state["phase"] != p, 20), (
             f"the {phase} window stayed open"
         )
+        # a press not made: its form was gone, the window closed by an answer before it
+        assert all(pressed) or phase == "race", (phase, pressed)
         game.refresh_from_db()
         for seat, page in pages.items():  # each page follows in place: the window is gone
             wait_revision(page, game.revision_for(seat))
