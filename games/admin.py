@@ -35,6 +35,7 @@ from games.admin_reveal import (
     TO_FULL_LOG,
     RevealStep,
     may_reveal,
+    plays_at,
     reveal_step_url,
     revealed,
 )
@@ -51,15 +52,16 @@ if TYPE_CHECKING:
 
 
 def off_own_tables(
-    moderator: Any, game_id_of: Callable[[Any], int], act: Callable[[Any, str], Any]
+    moderator: Any, game_of: Callable[[Any], Game], act: Callable[[Any, str], Any]
 ) -> Callable[[Any, str], Any]:
-    """``act`` on an action's object, refused where the moderator plays at its table: a table
-    its moderator plays at is for another moderator to stop, time out or hand over (forcing the
-    deadline of his own game made the bot move for his opponent; the same rule as a report
-    about himself, games/services/moderation.report_resolve)."""
+    """``act`` on an action's object, refused where the moderator plays at its table
+    (``plays_at``, as for its hidden cards): a table its moderator plays at is for another
+    moderator to stop, time out or hand over (forcing the deadline of his own game made the bot
+    move for his opponent; the same rule as a report about himself,
+    games/services/moderation.report_resolve)."""
 
     def call(obj: Any, reason: str) -> Any:
-        if Seat.objects.filter(game_id=game_id_of(obj), user_id=moderator.pk).exists():
+        if plays_at(moderator, game_of(obj)):
             raise NotAllowed(str(_("A table you play at is for another moderator to act on.")))
         return act(obj, reason)
 
@@ -501,7 +503,7 @@ class GameAdmin(TalkCount, TableNumberSearch, RevealStep, ReadOnlyModelAdmin):
             submit=_("Abort"),
             call=off_own_tables(
                 request.user,
-                lambda game: game.pk,
+                lambda game: game,
                 lambda game, reason: services.game_abort(request.user, game.pk, reason),
             ),
             done=lambda n: (
@@ -525,7 +527,7 @@ class GameAdmin(TalkCount, TableNumberSearch, RevealStep, ReadOnlyModelAdmin):
             submit=_("Time out now"),
             call=off_own_tables(
                 request.user,
-                lambda game: game.pk,
+                lambda game: game,
                 lambda game, reason: services.force_deadline(request.user, game.pk, reason),
             ),
             done=lambda n: (
@@ -584,7 +586,7 @@ class SeatAdmin(ReadOnlyModelAdmin):
             submit=_("Hand to the bot"),
             call=off_own_tables(
                 request.user,
-                lambda seat: seat.game_id,
+                lambda seat: seat.game,
                 lambda seat, reason: services.seat_to_bot(
                     request.user, seat.game_id, seat.index, reason
                 ),
