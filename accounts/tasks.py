@@ -88,29 +88,29 @@ def send_daily_digests(now: datetime | None = None) -> int:
                 Notification.objects.filter(pk__in=gone).update(email=Notification.Email.SKIPPED)
                 if not notes:
                     continue
-                if user.email and user.is_active:
-                    with translation.override(user.language or settings.LANGUAGE_CODE):
-                        subject = ngettext(
-                            "%(n)d update from your tables",
-                            "%(n)d updates from your tables",
-                            len(notes),
-                        ) % {"n": len(notes)}
-                    # when each wait is due, as it stands now: a reminder's "due in …" was
-                    # written when it was made, up to a day before, and is said again for now
-                    deadlines = _deadlines(notes)
-                    mailing.send(
-                        user,
-                        subject,
-                        "digest",
-                        {
-                            "notes": notes,
-                            "texts": notifications.email_texts(notes, deadlines, timezone.now()),
-                            "urls": {n.pk: mailing.absolute(n.url) for n in notes},
-                            "deadlines": deadlines,
-                            "since": timezone.now() - timedelta(days=1),
-                        },
-                    )
-                    sent += 1
+                # an address and an account in use: email_wanted kept no notice otherwise
+                with translation.override(user.language or settings.LANGUAGE_CODE):
+                    subject = ngettext(
+                        "%(n)d update from your tables",
+                        "%(n)d updates from your tables",
+                        len(notes),
+                    ) % {"n": len(notes)}
+                # when each wait is due, as it stands now: a reminder's "due in …" was
+                # written when it was made, up to a day before, and is said again for now
+                deadlines = _deadlines(notes)
+                mailing.send(
+                    user,
+                    subject,
+                    "digest",
+                    {
+                        "notes": notes,
+                        "texts": notifications.email_texts(notes, deadlines, timezone.now()),
+                        "urls": {n.pk: mailing.absolute(n.url) for n in notes},
+                        "deadlines": deadlines,
+                        "since": timezone.now() - timedelta(days=1),
+                    },
+                )
+                sent += 1
                 Notification.objects.filter(pk__in=[n.pk for n in notes]).update(
                     email=Notification.Email.SENT, emailed_at=timezone.now()
                 )
