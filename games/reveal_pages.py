@@ -22,7 +22,6 @@ from django.core.cache import cache
 from django.utils.translation import gettext as _
 
 from games.catalog import registry as catalog
-from games.catalog.base import Mark
 from games.replays import Played, PlayedStep, RevealStep, names_for, played
 
 KEPT_SECONDS = 6 * 3600  # a reveal is paged through in a sitting; a later visit replays once more
@@ -74,6 +73,11 @@ def reveal_page(game: Any, players: list[str], index: int) -> RevealPage:
     outline, step, state, index = _kept(game, max(0, index))
     presentation = catalog.get(game.engine)
     humans = {s.index for s in game.seats.all() if s.user_id is not None and s.index < len(players)}
+    marked = []
+    for at, made, before in outline.marking:
+        names = names_for(made, players, humans)
+        marks = presentation.marks(before, made.seat, made.action, made.told, names)
+        marked.append(RevealStep(at, None, [], marks))
     if step is None:
         told = RevealStep(
             0,
@@ -91,25 +95,11 @@ def reveal_page(game: Any, players: list[str], index: int) -> RevealPage:
                 {"text": presentation.sentence(e, names), "secret": e["to"] is not None}
                 for e in step.told
             ],
-            _marks(presentation, outline, index, step, names),
+            # this step's, if it made any: told among the game's marked steps just above
+            next((m.marks for m in marked if m.index == index), []),
             index in outline.rounds,
         )
-    marked = []
-    for at, made, before in outline.marking:
-        names = names_for(made, players, humans)
-        marks = presentation.marks(before, made.seat, made.action, made.told, names)
-        marked.append(RevealStep(at, None, [], marks))
     return RevealPage(index, outline.last, told, state, outline.rounds, marked)
-
-
-def _marks(
-    presentation: Any, outline: Outline, index: int, step: PlayedStep, names: list[str]
-) -> list[Mark]:
-    """A step's marks; the outline keeps the state each marked step was made in."""
-    for at, _made, before in outline.marking:
-        if at == index:
-            return presentation.marks(before, step.seat, step.action, step.told, names)
-    return []
 
 
 def _kept(game: Any, index: int) -> tuple[Outline, PlayedStep | None, Any, int]:
