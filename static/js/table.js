@@ -31,7 +31,9 @@
   var SWAPPED = "swappedAt"; // a property set on nodes swapped in, with the time
   var focusPart = null, pressed = null; // where a posted form was: focus goes back there
   var moving = null, MOVE_ANSWER_MS = 20000; // the move form whose answer is awaited
-  var announced = "", announcedMove = "";
+  var announced = "", heard = []; // the status line and the history entries last read out
+  var saying = {}; // per region, words not shown yet (say waits 50 ms)
+  var READ_AT_MOST = 3; // history entries read out at once, the newest ones
   var fetching = false, again = false, expiredAsked = false;
   var baseTitle = document.title;
   var wasWanted = root.dataset.wanted;
@@ -113,27 +115,51 @@
     Array.prototype.forEach.call(copy.querySelectorAll(".clock"), function (c) { c.remove(); });
     return copy.textContent.replace(/\s+/g, " ").trim();
   }
-  // The newest history entry as words: what just happened (a call's outcome, a bot's offer)
-  // is news even when the status line reads the same ("Your turn" again).
-  function newestMove() {
-    var entry = root.querySelector('[data-live="history"] ol.history > li');
-    if (!entry) return "";
-    return Array.prototype.map.call(entry.querySelectorAll(".event"), function (p) {
-      return p.textContent.replace(/\s+/g, " ").trim();
-    }).join(" ");
+  // The history's entries, newest first, as words and as a signature (words and time): what
+  // just happened (a call's outcome, a bot's offer) is news even when the status line reads the
+  // same ("Your turn" again), and a refresh that brings two moves (a bot answering at once)
+  // brings two pieces of news.
+  function history() {
+    return Array.prototype.map.call(root.querySelectorAll('[data-live="history"] ol.history > li'), function (li) {
+      var words = Array.prototype.map.call(li.querySelectorAll(".event"), function (p) {
+        return p.textContent.replace(/\s+/g, " ").trim();
+      }).join(" ");
+      return { words: words, sig: li.textContent.replace(/\s+/g, " ").trim() };
+    });
+  }
+  // How many of the entries ``now`` shows come before those ``before`` began with: the first
+  // place where a few entries in a row read as ``before``'s first ones (one alone may repeat:
+  // "vic passes." twice in a minute).
+  function newEntries(now, before) {
+    if (!before.length) return now.length;
+    for (var n = 0; n < now.length; n++) {
+      var m = Math.min(before.length, now.length - n, 4), same = true;
+      for (var i = 0; i < m && same; i++) same = now[n + i] === before[i];
+      if (same) return n;
+    }
+    return Math.min(now.length, 1); // nothing in common (the log was cut): the newest
   }
   function say(text, urgent) {
-    var region = document.getElementById(urgent ? "table-alert" : "table-announce");
+    var id = urgent ? "table-alert" : "table-announce";
+    var region = document.getElementById(id);
     if (!region || !text) return;
+    // words still waiting for their 50 ms go with these: replaced, they were never shown
+    if (saying[id]) { clearTimeout(saying[id].timer); text = saying[id].text + " " + text; }
     region.textContent = "";
-    setTimeout(function () { region.textContent = text; }, 50); // the same words again are news
+    var pending = { text: text };
+    pending.timer = setTimeout(function () { // the same words again are news
+      if (saying[id] === pending) delete saying[id];
+      region.textContent = text;
+    }, 50);
+    saying[id] = pending;
   }
   function announce(urgent) {
-    var text = statusText(), move = newestMove();
-    var news = [];
-    if (move && move !== announcedMove) news.push(move);
+    var text = statusText(), entries = history();
+    var sigs = entries.map(function (e) { return e.sig; });
+    var fresh = entries.slice(0, Math.min(newEntries(sigs, heard), READ_AT_MOST));
+    var news = fresh.reverse().map(function (e) { return e.words; }).filter(Boolean);
     if (text && (text !== announced || urgent)) news.push(text);
-    announcedMove = move;
+    heard = sigs;
     if (text) announced = text;
     if (news.length) say(news.join(" "), urgent);
   }
@@ -579,6 +605,6 @@
   wanted();
   tick();
   announced = statusText(); // what the page said when it loaded is not news
-  announcedMove = newestMove();
+  heard = history().map(function (e) { return e.sig; });
   if (window.WebSocket) connect();
 })();

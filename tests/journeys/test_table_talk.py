@@ -8,6 +8,7 @@ read the same as before ("Your turn" again)."""
 from __future__ import annotations
 
 import pytest
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
 from games import services
 from games.engines import registry
@@ -218,3 +219,59 @@ def test_a_player_who_leaves_reads_the_spectators_talk_not_the_players(
     in_thread(lambda: chat.post(gus, game.pk, "welcome, Eli"))
     page.wait_for_function(f"() => ({LINES})().includes('welcome, Eli')", timeout=15_000)
     assert page.evaluate(LINES) == ["to the spectators", "welcome, Eli"]
+
+
+# Everything the page's polite region held, in order (a MutationObserver's record).
+RECORD_SAID = """() => {
+  window.__said = [];
+  const region = document.getElementById('table-announce');
+  new MutationObserver(() => { if (region.textContent) window.__said.push(region.textContent); })
+    .observe(region, {childList: true, characterData: true, subtree: true});
+}"""
+NEWEST_ENTRIES = """(n) => Array.from(document.querySelectorAll('[data-live=history] ol.history > li'))
+  .slice(0, n).map(li => Array.from(li.querySelectorAll('.event'))
+  .map(p => p.textContent.replace(/\\s+/g, ' ').trim()).join(' '))"""
+
+
+def test_two_moves_in_one_refresh_are_both_read_out_oldest_first(make_user, signed_in_page, stack):
+    """A bot's answer lands a moment after the move it answers: a page that refreshes once for
+    both read out only the newest, so a screen reader never heard the move answered."""
+    game, pages = people_at_a_table(
+        make_user, ("uma", "vic", "wes"), "cockroach-poker-royal", signed_in_page, stack.base
+    )
+    engine = registry.get(game.engine)
+    (mover,) = engine.waiting_for(game.state).seats
+    offer = engine.legal_actions(game.state, mover)[0]
+    watcher = pages[({0, 1, 2} - {mover, offer["to"]}).pop()]
+    watcher.evaluate(RECORD_SAID)
+    before = revision(watcher)
+    held: list = []
+    live = f"**/games/{game.pk}/live/**"
+    watcher.route(live, lambda route: held.append(route))  # refreshes wait for both moves
+    users = {s.index: s.user for s in game.seats.select_related("user")}
+    in_thread(lambda: services.act(users[mover], game.pk, game.version_for(mover), offer))
+    game.refresh_from_db()
+    (answerer,) = engine.waiting_for(game.state).seats
+    answer = next(a for a in engine.legal_actions(game.state, answerer) if a["type"] == "call")
+    in_thread(lambda: services.act(users[answerer], game.pk, game.version_for(answerer), answer))
+    for _ in range(300):  # the moves' pings reach the page, whose refresh the route holds
+        if held:
+            break
+        watcher.wait_for_timeout(50)
+    assert held, "the moves' pings asked the page to refresh"
+    for route in held:
+        route.continue_()
+    watcher.unroute(live)
+    wait_revision(watcher, before + 1)
+    answered, offered = watcher.evaluate(NEWEST_ENTRIES, 2)
+    assert offered and answered
+    try:
+        watcher.wait_for_function(
+            "([first, then]) => { const said = window.__said.join(' ');"
+            " return said.includes(first) && said.indexOf(first) < said.lastIndexOf(then); }",
+            arg=[offered, answered],
+            timeout=15_000,
+        )
+    except PlaywrightTimeout:
+        said = watcher.evaluate("window.__said")
+        pytest.fail(f"read out {said!r}, not {offered!r} then {answered!r}")
