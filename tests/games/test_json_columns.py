@@ -51,9 +51,29 @@ def test_the_fast_path_is_taken_for_ordinary_values():
     assert fields.dumps({1: "x"}) == b'{"1":"x"}'
 
 
+def test_a_states_nineteen_digit_seed_is_read_by_orjson(monkeypatch):
+    """A state's random seed has 19 digits: every state was read by the standard library."""
+
+    def refused(*args, **kwargs):
+        raise AssertionError("read by the standard library")
+
+    monkeypatch.setattr(fields.json, "loads", refused)
+    seeds = [2981153501134112133, 9999999999999999999, -999999999999999999, 10**18, -123]
+    read = fields.loads(json.dumps({"rng": {"seed": seeds[0]}, "all": seeds}))
+    assert read == {"rng": {"seed": seeds[0]}, "all": seeds}
+    assert all(type(n) is int for n in read["all"])
+
+
 @pytest.mark.parametrize(
     "text",
-    ["18446744073709551616", "-9223372036854775809", "[12345678901234567890123]", "NaN"],
+    [
+        "18446744073709551616",
+        "-9999999999999999999",
+        "[1, -12345678901234567890]",
+        "-9223372036854775809",
+        "[12345678901234567890123]",
+        "NaN",
+    ],
 )
 def test_what_orjson_would_read_differently_is_read_by_the_standard_library(text):
     read = fields.loads(text)
