@@ -80,6 +80,8 @@ def production_env(**extra: str) -> dict[str, str]:
         "REDIS_URL": settings.REDIS_URL,
         "ALLOWED_HOSTS": "fibbers.example",
         "SITE_URL": "https://fibbers.example",
+        "EMAIL_HOST": "smtp.fibbers.example",
+        "DEFAULT_FROM_EMAIL": "noreply@fibbers.example",
         **extra,
     }
 

@@ -1,9 +1,30 @@
 """Production: secrets and hosts from the environment, HTTPS everywhere, Redis required."""
 
 import os
+from urllib.parse import urlsplit
+
+from django.core.exceptions import ImproperlyConfigured
+from django.http.request import validate_host
 
 from config.settings.base import *  # noqa: F403
-from config.settings.base import LOGGING, REDIS_URL, SITE_URL, VAR_DIR, env_bool
+from config.settings.base import ALLOWED_HOSTS, DATABASES, LOGGING, SITE_URL, VAR_DIR, env_bool
+
+SMTP = "django.core.mail.backends.smtp.EmailBackend"
+EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", SMTP)
+# Each of these has an embedded default that is wrong on a real site, and each default failed
+# quietly (a deploy review): without DATABASE_URL every process opened its own SQLite file in
+# var/ (web and worker on two machines: two sites), without the email settings every sign-up's
+# verification went to localhost:25 from noreply@fibbers.localhost and was lost with a WARNING.
+# All missing ones are named at once, before any process serves.
+REQUIRED = ["SECRET_KEY", "DATABASE_URL", "REDIS_URL", "ALLOWED_HOSTS", "SITE_URL"]
+REQUIRED += ["DEFAULT_FROM_EMAIL", *(["EMAIL_HOST"] if EMAIL_BACKEND == SMTP else [])]
+_missing = [name for name in REQUIRED if not os.environ.get(name, "").strip()]
+if _missing:
+    raise ImproperlyConfigured(
+        f"production needs {', '.join(_missing)} in the environment (README, 'Production')"
+    )
+if DATABASES["default"]["ENGINE"] != "django.db.backends.postgresql":
+    raise ImproperlyConfigured("production needs DATABASE_URL to be a postgres:// address")
 
 DEBUG = False
 BENCH_ENDPOINTS = False  # the bench's token-less write endpoint never exists in production
@@ -11,21 +32,18 @@ DEMO_DATA_ALLOWED = False  # the demo players' password is public (README)
 LANGUAGE_COOKIE_SECURE = True  # as the session's and CSRF's cookies (a deploy review)
 # a superuser reaches the admin only with TOTP set up (accounts.admin_login)
 ADMIN_REQUIRE_MFA = True
-SECRET_KEY = os.environ["SECRET_KEY"]
-if not REDIS_URL:
-    raise RuntimeError("production needs REDIS_URL (cache, channel layer, Celery broker)")
 # The embedded defaults name loopback addresses: emails' and pushes' links would point at
 # http://127.0.0.1:8000/ and the proxy's Host would be refused (400) for every page.
-if "ALLOWED_HOSTS" not in os.environ or "SITE_URL" not in os.environ:
-    raise RuntimeError("production needs ALLOWED_HOSTS and SITE_URL (README, 'Production')")
 if not SITE_URL.startswith("https://"):
-    raise RuntimeError("SITE_URL must be the site's https:// address")
+    raise ImproperlyConfigured("SITE_URL must be the site's https:// address")
+# the links in emails and pushes lead to SITE_URL: a host the site refuses answers them 400
+if not validate_host(urlsplit(SITE_URL).hostname or "", ALLOWED_HOSTS):
+    raise ImproperlyConfigured(f"SITE_URL's host is not in ALLOWED_HOSTS ({SITE_URL})")
 # Behind the README's one proxy every request comes from 127.0.0.1: without this the request
 # guard and allauth's login limits count all visitors as one address.
 ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1"))
 # the Procfile's beat keeps its schedule in var/ (git-ignored: a fresh clone has none)
 VAR_DIR.mkdir(parents=True, exist_ok=True)
-EMAIL_BACKEND = os.environ.get("EMAIL_BACKEND", "django.core.mail.backends.smtp.EmailBackend")
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env_bool("SECURE_SSL_REDIRECT", True)

@@ -115,6 +115,8 @@ def test_production_settings_force_bench_endpoints_off_and_mfa_on():
         "BENCH_ENDPOINTS": "1",
         "ALLOWED_HOSTS": "fibbers.example",
         "SITE_URL": "https://fibbers.example",
+        "EMAIL_HOST": "smtp.fibbers.example",
+        "DEFAULT_FROM_EMAIL": "noreply@fibbers.example",
     }
     out = subprocess.run(
         [sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True

@@ -13,6 +13,9 @@ import pytest
 from django.core.management import call_command
 
 ROOT = Path(__file__).resolve().parents[2]
+MAIL = {"EMAIL_HOST": "smtp.fibbers.example", "DEFAULT_FROM_EMAIL": "noreply@fibbers.example"}
+HOSTS = {"ALLOWED_HOSTS": "fibbers.example", "SITE_URL": "https://fibbers.example"}
+UNSET = "<unset>"  # _production leaves the variable out of the environment
 
 
 def test_check_deploy_with_production_settings_reports_no_issue():
@@ -27,6 +30,7 @@ def test_check_deploy_with_production_settings_reports_no_issue():
         REDIS_URL="redis://127.0.0.1:6379/0",
         ALLOWED_HOSTS="fibbers.example",
         SITE_URL="https://fibbers.example",
+        **MAIL,
     )
 
     result = subprocess.run(
@@ -48,8 +52,10 @@ def _production(code: str, **extra: str) -> subprocess.CompletedProcess[str]:
         DJANGO_SETTINGS_MODULE="config.settings.production",
         SECRET_KEY=secrets.token_urlsafe(50),
         REDIS_URL="redis://127.0.0.1:6379/0",
-        **extra,
+        **MAIL,
     )
+    env.update(extra)
+    env = {k: v for k, v in env.items() if v != UNSET}
     return subprocess.run(
         [sys.executable, "-c", "import django;django.setup();" + code],
         cwd=ROOT,
@@ -63,9 +69,50 @@ def _production(code: str, **extra: str) -> subprocess.CompletedProcess[str]:
 def test_production_refuses_the_loopback_defaults_for_hosts_and_links():
     result = _production("pass")  # neither ALLOWED_HOSTS nor SITE_URL: emails would say 127.0.0.1
     assert result.returncode != 0
-    assert "production needs ALLOWED_HOSTS and SITE_URL" in result.stderr
+    assert "production needs ALLOWED_HOSTS, SITE_URL in the environment" in result.stderr
     plain = _production("pass", ALLOWED_HOSTS="fibbers.example", SITE_URL="http://fibbers.example")
     assert "SITE_URL must be the site's https:// address" in plain.stderr
+
+
+def test_production_names_every_variable_it_lacks_instead_of_an_embedded_default():
+    """Each of these had a development default that production ran on without a word: its own
+    SQLite file per process (no DATABASE_URL), every sign-up's verification email sent to
+    localhost:25 from noreply@fibbers.localhost and lost (no EMAIL_HOST, DEFAULT_FROM_EMAIL)."""
+    code = "from django.conf import settings;print(settings.DATABASES['default']['ENGINE'])"
+    assert _production(code, **HOSTS).stdout.split() == ["django.db.backends.postgresql"]
+    for name in ("SECRET_KEY", "DATABASE_URL", "REDIS_URL", "EMAIL_HOST", "DEFAULT_FROM_EMAIL"):
+        result = _production(code, **HOSTS, **{name: UNSET})
+        assert result.returncode != 0, name
+        assert f"production needs {name} in the environment" in result.stderr, result.stderr
+    empty = _production(code, **HOSTS, SECRET_KEY=" ")  # a variable set to nothing is missing
+    assert "production needs SECRET_KEY in the environment" in empty.stderr
+    every = _production(code, SECRET_KEY=UNSET, DATABASE_URL=UNSET, EMAIL_HOST=UNSET)
+    assert (
+        "production needs SECRET_KEY, DATABASE_URL, ALLOWED_HOSTS, SITE_URL, EMAIL_HOST"
+        in every.stderr
+    )
+
+
+def test_production_runs_on_postgresql_and_mails_by_the_backend_it_is_given():
+    code = "from django.conf import settings;print(settings.EMAIL_BACKEND)"
+    sqlite = _production(code, DATABASE_URL="sqlite:////tmp/fibbers.sqlite3", **HOSTS)
+    assert "production needs DATABASE_URL to be a postgres:// address" in sqlite.stderr
+    # another backend (an API's, a file's) needs no SMTP host; the sender still
+    backend = "django.core.mail.backends.filebased.EmailBackend"
+    chosen = _production(code, EMAIL_BACKEND=backend, EMAIL_HOST=UNSET, **HOSTS)
+    assert chosen.stdout.split() == [backend], chosen.stderr
+
+
+def test_production_links_lead_to_a_host_it_serves():
+    """SITE_URL's links (emails, pushes) to a host outside ALLOWED_HOSTS answered 400."""
+    wrong = _production(
+        "pass", ALLOWED_HOSTS="www.fibbers.example", SITE_URL="https://fibbers.example"
+    )
+    assert "SITE_URL's host is not in ALLOWED_HOSTS (https://fibbers.example)" in wrong.stderr
+    port = _production(
+        "pass", ALLOWED_HOSTS=".fibbers.example", SITE_URL="https://fibbers.example:8443"
+    )
+    assert port.returncode == 0, port.stderr
 
 
 def test_production_trusts_one_proxy_for_the_client_address():
