@@ -301,7 +301,7 @@ def _redis_counters(
             pipe.get(read)
         replies = pipe.execute()
     except Exception:  # Redis is down: serve rather than refuse everyone
-        _warn_unavailable("rate-limit counters unavailable")
+        warn_unavailable("rate-limit counters unavailable")
         return None
     value = replies.pop() if read is not None else None
     counts = replies[0::2]
@@ -319,14 +319,15 @@ _last_trace: dict[str, float] = {}
 TRACE_EVERY_SECONDS = 60
 
 
-def _warn_unavailable(what: str) -> None:
+def warn_unavailable(what: str, log: logging.Logger = logger) -> None:
     """Redis down: one line a request, its traceback once a minute (every request logged
-    three tracebacks, 1,900 in four minutes of an outage: outage review)."""
+    three tracebacks, 1,900 in four minutes of an outage: outage review). The sockets say it
+    the same way (games/consumers.py), on their own logger."""
     now = time.monotonic()
     traced = now - _last_trace.get(what, -TRACE_EVERY_SECONDS) >= TRACE_EVERY_SECONDS
     if traced:
         _last_trace[what] = now
-    logger.warning(what, exc_info=traced)
+    log.warning(what, exc_info=traced)
 
 
 def _release(keys: list[str]) -> None:
@@ -348,7 +349,7 @@ def _window_exceeded(key: str, limit: int, period: int = 60) -> int:
         cache.add(cache_key, 0, timeout=period + 5)
         count = cache.incr(cache_key)
     except Exception:  # the cache is down: serve rather than refuse everyone
-        _warn_unavailable("rate-limit cache unavailable")
+        warn_unavailable("rate-limit cache unavailable")
         return 0
     if count <= limit:
         return 0
@@ -389,7 +390,7 @@ def _in_flight(caps: list[tuple[str, int]]) -> Iterator[bool]:
                 cache.add(cache_key, 0, timeout=INFLIGHT_TTL)
                 count = cache.incr(cache_key)
             except Exception:
-                _warn_unavailable("in-flight cache unavailable")
+                warn_unavailable("in-flight cache unavailable")
                 continue
             taken.append(cache_key)
             if count > cap:

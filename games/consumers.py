@@ -26,6 +26,7 @@ from urllib.parse import parse_qs
 
 import orjson
 import psycopg
+import redis.exceptions
 from asgiref.sync import sync_to_async
 from channels.consumer import get_handler_name
 from channels.db import database_sync_to_async
@@ -58,6 +59,11 @@ REJOIN_SECONDS = 3600
 # The embedded default's in-memory layer: how often a socket re-reads its revision.
 POLL_SECONDS = 3.0
 SIGNED_OUT = 4401  # the close code when the session that opened the socket signed out
+# The channel layer's Redis out of reach (a restart, a partition): the socket is closed with
+# this, and the pages reconnect with their backoff. An application's code, as HTTP's 503:
+# WebSocket's own "Try Again Later" (1013) is one Daphne's autobahn refuses to send.
+LAYER_DOWN = (redis.exceptions.ConnectionError, redis.exceptions.TimeoutError)
+TRY_AGAIN = 4503
 
 
 def _standing(user: Any) -> Any:
@@ -244,6 +250,22 @@ class Consumer(AsyncJsonWebsocketConsumer):
     session_group: str | None
     account_group: str | None
 
+    async def __call__(self, scope: Any, receive: Any, send: Any) -> None:
+        """A channel layer that fails (joining a group, a heartbeat's re-join, or the wait
+        for this socket's next ping when Redis went away) ends the socket with TRY_AGAIN and
+        one WARNING line, its traceback once a minute (config.guard.warn_unavailable). Raised
+        on, it was Daphne's ERROR "Exception inside application" with a whole traceback for
+        every open socket and again for every reconnect while Redis was down: thousands of
+        them for one restart (a deploy review). What the socket held is let go as at a close
+        (its shared read of the table), its groups as far as Redis still answers."""
+        try:
+            await super().__call__(scope, receive, send)
+        except LAYER_DOWN:
+            guard.warn_unavailable("channel layer unavailable: socket closed", log)
+            with contextlib.suppress(*LAYER_DOWN):
+                await self.disconnect(TRY_AGAIN)
+            await self.close(code=TRY_AGAIN)
+
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
         if handler is None:
@@ -381,14 +403,17 @@ class GameConsumer(Consumer):
         )
 
     async def disconnect(self, code: int) -> None:
-        if self.poller is not None:
-            self.poller.cancel()
+        # each step only if connect got that far (the channel layer may fail before it ran)
+        poller = getattr(self, "poller", None)
+        if poller is not None:
+            poller.cancel()
         if getattr(self, "watching", False):
             shared_games.unwatch(self.game_id)
             self.watching = False
             if shared_games.idle():
                 await live_read.reader.close()
-        await self.channel_layer.group_discard(self.group, self.channel_name)
+        if getattr(self, "group", None):
+            await self.channel_layer.group_discard(self.group, self.channel_name)
         await self._leave_session()
 
     async def _fresh_state(self, revision: int, version: int) -> None:
@@ -598,8 +623,9 @@ class UserConsumer(Consumer):
             self.poller = asyncio.ensure_future(self._poll())
 
     async def disconnect(self, code: int) -> None:
-        if self.poller is not None:
-            self.poller.cancel()
+        poller = getattr(self, "poller", None)
+        if poller is not None:
+            poller.cancel()
         if getattr(self, "group", None):
             await self.channel_layer.group_discard(self.group, self.channel_name)
         await self._leave_session()
