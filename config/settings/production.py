@@ -42,7 +42,8 @@ if not validate_host(urlsplit(SITE_URL).hostname or "", ALLOWED_HOSTS):
 # Behind the README's one proxy every request comes from 127.0.0.1: without this the request
 # guard and allauth's login limits count all visitors as one address.
 ALLAUTH_TRUSTED_PROXY_COUNT = int(os.environ.get("TRUSTED_PROXY_COUNT", "1"))
-# the Procfile's beat keeps its schedule in var/ (git-ignored: a fresh clone has none)
+# beat keeps its schedule here (CELERY_BEAT_SCHEDULE_FILENAME; git-ignored: a fresh clone
+# has none); FIBBERS_VAR_DIR moves it, e.g. where the code's folder is not the service's to write
 VAR_DIR.mkdir(parents=True, exist_ok=True)
 
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")

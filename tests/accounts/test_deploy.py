@@ -6,11 +6,14 @@ import os
 import secrets
 import subprocess
 import sys
+import time
 from io import StringIO
 from pathlib import Path
 
 import pytest
 from django.core.management import call_command
+
+from tests.live_server import closed_port, production_env, stop
 
 ROOT = Path(__file__).resolve().parents[2]
 MAIL = {"EMAIL_HOST": "smtp.fibbers.example", "DEFAULT_FROM_EMAIL": "noreply@fibbers.example"}
@@ -132,14 +135,50 @@ def test_models_and_migrations_agree():
     assert "No changes detected" in out.getvalue()
 
 
-def test_every_procfile_process_runs_production_settings_unless_told_otherwise():
-    """Without DJANGO_SETTINGS_MODULE the code falls back to the local settings, DEBUG on:
-    a deploy review's processes served Django's debug 404 page to visitors."""
+def _procfile() -> dict[str, str]:
     processes = {}
     for line in (ROOT / "Procfile").read_text().splitlines():
         name, sep, command = line.partition(": ")
         if sep and not line.startswith("#"):
             processes[name] = command
+    return processes
+
+
+def test_the_procfiles_beat_keeps_its_schedule_where_the_settings_say(tmp_path):
+    """FIBBERS_VAR_DIR moves the run's files, and production makes that folder for beat; the
+    Procfile's beat wrote its schedule into ./var/ all the same (``--schedule var/…``: relative
+    to wherever the supervisor started it, a folder the settings never made)."""
+    folder = tmp_path / "var"
+    env = production_env(
+        FIBBERS_VAR_DIR=str(folder),
+        REDIS_URL=f"redis://127.0.0.1:{closed_port()}/0",  # beat opens its schedule first
+        PATH=f"{Path(sys.executable).parent}:{os.environ.get('PATH', '')}",
+    )
+    with (tmp_path / "beat.log").open("wb") as log:
+        beat = subprocess.Popen(
+            ["sh", "-c", _procfile()["beat"]],
+            cwd=ROOT,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+    try:
+        deadline = time.monotonic() + 60
+        while not list(folder.glob("celerybeat-schedule*")) and time.monotonic() < deadline:
+            if beat.poll() is not None:
+                break
+            time.sleep(0.2)
+    finally:
+        stop(beat)
+    said = (tmp_path / "beat.log").read_text(errors="replace")
+    assert list(folder.glob("celerybeat-schedule*")), said[-2000:]
+
+
+def test_every_procfile_process_runs_production_settings_unless_told_otherwise():
+    """Without DJANGO_SETTINGS_MODULE the code falls back to the local settings, DEBUG on:
+    a deploy review's processes served Django's debug 404 page to visitors."""
+    processes = _procfile()
     assert set(processes) == {"web", "websocket", "worker", "beat"}
     env = {k: v for k, v in os.environ.items() if k != "DJANGO_SETTINGS_MODULE"}
     for name, command in processes.items():
