@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import logging
-import smtplib
 from typing import Any
 from urllib.parse import urlsplit
 
@@ -21,11 +20,14 @@ from django.utils.translation import gettext as _
 from accounts import signin_log
 from accounts.mailing import (
     AUTOMATED,
+    MAIL_ERRORS,
     RLM,
     absolute,
+    mail_server,
     message_id,
     right_to_left_lines,
     user_zone,
+    what_failed,
 )
 from accounts.models import User
 from accounts.names import checked_username
@@ -121,8 +123,13 @@ class AccountAdapter(DefaultAccountAdapter):
                 else contextlib.nullcontext(),
             ):
                 super().send_mail(template_prefix, email, on_site(context))
-        except (smtplib.SMTPException, OSError) as exc:
-            log.warning("account email %s not sent: %s", template_prefix, type(exc).__name__)
+        except MAIL_ERRORS as exc:
+            log.warning(
+                "account email %s not sent via %s: %s",
+                template_prefix,
+                mail_server(),
+                what_failed(exc),
+            )
             request = getattr(self, "request", None)
             if request is not None:
                 request.account_mail_failed = True

@@ -164,7 +164,19 @@ def sweep(now: datetime | None = None) -> int:
             taken += 1
             try:
                 deliver(note, now)
-            except Exception as exc:  # recorded by deliver: tried again after its back-off
+            except (
+                mailing.MAIL_ERRORS
+            ) as exc:  # recorded by deliver: tried again after its back-off
+                # the server and its answer, one line a try: the first try's traceback had the
+                # refused address in it (smtplib's refusal carries it) and said nothing more
+                log.warning(
+                    "could not email notification %s via %s (try %s): %s",
+                    notification_id,
+                    mailing.mail_server(),
+                    note.email_attempts,
+                    mailing.what_failed(exc),
+                )
+            except Exception as exc:  # a fault of ours: recorded by deliver as well
                 if note.email_attempts == 1:
                     log.exception("could not email notification %s", notification_id)
                 else:  # a mail server down for hours: one line a try, the traceback once

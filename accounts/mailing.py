@@ -3,6 +3,7 @@ carries (RFC 8058 one-click)."""
 
 from __future__ import annotations
 
+import smtplib
 import zoneinfo
 from email.utils import make_msgid
 from typing import Any
@@ -16,6 +17,29 @@ from django.utils import timezone, translation
 
 from accounts import notifications
 from accounts.models import User
+
+SMTP_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+# what a mail server's answer, or its absence, raises (SMTPException is an OSError)
+MAIL_ERRORS = (smtplib.SMTPException, OSError)
+
+
+def mail_server() -> str:
+    """Where the site's email goes, for a failure's log line: the SMTP server's host and
+    port, or the backend's name."""
+    if settings.EMAIL_BACKEND == SMTP_BACKEND:
+        return f"{settings.EMAIL_HOST}:{settings.EMAIL_PORT}"
+    return settings.EMAIL_BACKEND
+
+
+def what_failed(exc: BaseException) -> str:
+    """A send's failure for the log: its kind and the server's SMTP code(s), never its text:
+    smtplib's refusal of an address carries the address."""
+    codes: set[int] = set()
+    if isinstance(exc, smtplib.SMTPRecipientsRefused):
+        codes = {code for code, _message in exc.recipients.values()}
+    elif isinstance(exc, smtplib.SMTPResponseException):
+        codes = {exc.smtp_code}
+    return " ".join([type(exc).__name__, *(str(code) for code in sorted(codes))])
 
 
 def user_zone(user: User) -> zoneinfo.ZoneInfo:

@@ -120,7 +120,12 @@ def send_daily_digests(now: datetime | None = None) -> int:
                     email=Notification.Email.FAILED
                 )
             # a passing failure leaves the notices queued for the next 07:00
-            log.warning("digest of player %s not sent: %s", user.pk, type(exc).__name__)
+            log.warning(
+                "digest of player %s not sent via %s: %s",
+                user.pk,
+                mailing.mail_server(),
+                mailing.what_failed(exc),
+            )
     return sent
 
 

@@ -78,3 +78,9 @@ def test_a_mail_server_that_is_down_leaves_sign_up_standing_and_says_so(client, 
     assert "Confirmation email sent" not in response.content.decode()  # said both before
     assert User.objects.filter(username="dora").exists(), "the account stands; mail again later"
     assert "dora.secret" not in caplog.text
+    # which server, and what it did: what the operator acts on
+    said = [r.getMessage() for r in caplog.records if r.name == "accounts.adapters"]
+    assert said == [
+        f"account email account/email/email_confirmation_signup not sent via "
+        f"{settings.EMAIL_HOST}:{settings.EMAIL_PORT}: ConnectionRefusedError"
+    ]

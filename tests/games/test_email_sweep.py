@@ -5,6 +5,7 @@ fails for a while."""
 
 from __future__ import annotations
 
+import logging
 import random
 import smtplib
 import threading
@@ -31,6 +32,7 @@ from games.models import Game
 from games.services import notify
 from tests.games.helpers import next_human_move, seat_users, turn_game
 from tests.games.worker import Worker, flush_broker, wait_for
+from tests.live_server import closed_port
 
 
 def owed_user(game: Game):
@@ -468,3 +470,57 @@ def test_a_reminder_sent_hours_late_says_the_time_left_as_it_leaves(started, fla
     assert f"Due by {when}" in email.body, "the deadline itself stays"
     reminder.refresh_from_db()
     assert reminder.text.endswith("is due in 4\xa0hours, 47\xa0minutes."), "the notice as made"
+
+
+def _said(caplog) -> list[tuple[str, bool]]:
+    return [
+        (r.getMessage(), bool(r.exc_info))
+        for r in caplog.records
+        if r.name == "accounts.email_queue"
+    ]
+
+
+@pytest.mark.django_db
+def test_a_refused_address_is_logged_by_the_servers_answer_not_the_address(
+    make_user, flaky, caplog
+):
+    """smtplib's refusal carries the address; the first try's traceback wrote it into the
+    worker's log whole (the sign-up's refusal had been kept out of it already)."""
+    ann = make_user("ann")
+    notifications.notify(ann, Notification.Kind.NUDGE, "your move", "/")
+    flaky[ann.email] = smtplib.SMTPRecipientsRefused({ann.email: (550, b"no such user")})
+
+    with caplog.at_level(logging.WARNING):
+        assert send_due_emails(due()) == 1
+
+    assert ann.email not in caplog.text
+    server = f"{__name__}.FlakyBackend"
+    expected = f"could not email notification {_note_of(ann).pk} via {server} (try 1): "
+    assert _said(caplog) == [(expected + "SMTPRecipientsRefused 550", False)]
+
+
+@pytest.mark.django_db
+def test_a_mail_server_out_of_reach_is_named_in_one_line_a_try(make_user, caplog):
+    """What an operator acts on: which server, and what it did (refused the connection)."""
+    ann = make_user("ann")
+    notifications.notify(ann, Notification.Kind.NUDGE, "your move", "/")
+    port = closed_port()
+    smtp = "django.core.mail.backends.smtp.EmailBackend"
+    with (
+        override_settings(EMAIL_BACKEND=smtp, EMAIL_HOST="127.0.0.1", EMAIL_PORT=port),
+        caplog.at_level(logging.WARNING),
+    ):
+        assert send_due_emails(due()) == 1
+        assert send_due_emails(due(61)) == 1
+
+    pk = _note_of(ann).pk
+    assert _said(caplog) == [
+        (
+            f"could not email notification {pk} via 127.0.0.1:{port} (try 1): ConnectionRefusedError",
+            False,
+        ),
+        (
+            f"could not email notification {pk} via 127.0.0.1:{port} (try 2): ConnectionRefusedError",
+            False,
+        ),
+    ]
