@@ -17,6 +17,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 from accounts.name_keys import name_key
+from config.bidi import isolated
 
 # The avatar palette: white initials pass WCAG AA (4.5:1) on every one of these.
 AVATAR_COLOUR_CHOICES = [
@@ -310,9 +311,10 @@ class Block(models.Model):
         indexes = [models.Index(fields=["blocked"])]
 
     def __str__(self) -> str:
+        # set apart in Persian (config.bidi): "alice، bob را مسدود کرده است" read "bob، alice"
         return _("%(blocker)s blocks %(blocked)s") % {
-            "blocker": self.blocker,
-            "blocked": self.blocked,
+            "blocker": isolated(str(self.blocker)),
+            "blocked": isolated(str(self.blocked)),
         }
 
 

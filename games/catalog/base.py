@@ -20,6 +20,7 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
+from config.bidi import isolated
 from games.labels import word as shared_word
 
 GENERIC_BOARD = "games/boards/_generic.html"
@@ -75,7 +76,8 @@ class Words:
 
     def name(self, seat: Any) -> str:
         if is_seat(seat) and 0 <= seat < len(self.players):
-            name = str(self.players[seat])
+            # set apart in Persian: next to another name or a number it ran together with it
+            name = isolated(str(self.players[seat]))
             self.named.append(name)
             return name
         return _("someone")
