@@ -42,6 +42,12 @@ def colon() -> str:
     return pgettext("label separator", ":")
 
 
+def percent(value: int) -> str:
+    """A share in hundredths: "50%"; "50 %" with a narrow no-break space in French, a
+    no-break space in Czech; "50٪" in Persian, as the open tables' "finishes 50٪ of tables"."""
+    return pgettext("percent", "%(n)s%%") % {"n": value}
+
+
 def join(items: list[str]) -> str:
     """``a``, ``a and b``, ``a, b and c``."""
     if not items:

@@ -29,7 +29,7 @@ from django.utils.translation import gettext_lazy as _
 
 from games import history
 from games.catalog import registry
-from games.catalog.base import GENERIC_BOARD, colon, comma
+from games.catalog.base import GENERIC_BOARD, colon, comma, percent
 from games.catalog.pictures import picture_path
 
 register = template.Library()
@@ -146,11 +146,11 @@ def contains(items: Any, item: Any) -> bool:
         return False
 
 
-@register.filter
-def percent(part: Any, whole: Any) -> str:
+@register.filter(name="percent")
+def percent_of(part: Any, whole: Any) -> str:
     if not isinstance(part, int) or not isinstance(whole, int) or whole <= 0:
         return "—"
-    return f"{round(100 * part / whole)}%"
+    return percent(round(100 * part / whole))  # the language's own way
 
 
 @register.filter
