@@ -33,7 +33,7 @@ from django.conf import settings
 from django.db import transaction
 from django.db.models import F
 from django.db.models.functions import Coalesce
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from urllib3.connection import HTTPConnection, HTTPSConnection
 from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
@@ -41,7 +41,13 @@ from urllib3.exceptions import NewConnectionError
 from urllib3.util.connection import create_connection
 
 from accounts.models import Notification, PushSubscription, User
-from accounts.notifications import is_present, notice_key, notice_stands, wait_deadline
+from accounts.notifications import (
+    is_present,
+    notice_key,
+    notice_stands,
+    wait_deadline,
+    written_in,
+)
 from accounts.services import AccountsError
 
 log = logging.getLogger(__name__)
@@ -265,10 +271,15 @@ def decision(note: Notification) -> str:
 
 
 def payload(note: Notification) -> dict[str, str]:
-    """Exactly what the in-app notice shows: its sentence and its link."""
+    """Exactly what the in-app notice shows: its sentence and its link, with the language it
+    is written in and that language's direction (a Persian sentence opening with a Latin
+    name was laid out left to right, "auto" going by its first letter)."""
+    language = note.language or written_in(note.user)
     data = {
         "title": settings.SITE_NAME,
         "body": note.text,
+        "lang": language,
+        "dir": "rtl" if translation.get_language_info(language)["bidi"] else "ltr",
         "url": settings.SITE_URL.rstrip("/") + (note.url or "/"),
         "tag": f"game-{note.game_id}"
         if note.game_id is not None

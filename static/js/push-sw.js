@@ -25,6 +25,9 @@ self.addEventListener("push", function (event) {
     data: { url: sameOrigin(data.url) },
   };
   if (data.tag) { options.tag = data.tag; options.renotify = true; }
+  // a Persian sentence may open with a Latin name: "auto" would lay it out left to right
+  if (data.dir === "rtl" || data.dir === "ltr") options.dir = data.dir;
+  if (data.lang) options.lang = data.lang;
   event.waitUntil(self.registration.showNotification(data.title || "Fibbers", options));
 });
 

@@ -76,6 +76,8 @@ def test_a_move_that_opens_a_turn_pushes_the_notice_once_readable_only_by_the_br
         "body": note.text,
         "url": settings.SITE_URL.rstrip("/") + f"/games/{game.pk}/",
         "tag": f"game-{game.pk}",
+        "lang": "en",
+        "dir": "ltr",
     }
     words = data["body"].lower().replace(engine.name.lower(), "")
     for word in hidden_words(game):

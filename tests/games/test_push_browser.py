@@ -62,11 +62,14 @@ def test_the_service_worker_shows_a_push_and_a_browser_without_push_still_gets_t
             assert page.locator("[data-push-on]").is_visible()
 
             page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+            # a Persian notice opening with a Latin name: shown right to left, said in Persian
             pushed = {
                 "title": "Fibbers",
-                "body": "Your turn in Imperador #7.",
+                "body": "bob شما را به ایمپرادور شمارهٔ 7 دعوت می‌کند.",
                 "url": f"{base}/games/7/",
                 "tag": "game-7",
+                "lang": "fa",
+                "dir": "rtl",
             }
             shown: list = []
             # Headless Chromium now and then shows nothing for a push delivered through CDP (one
@@ -86,7 +89,7 @@ def test_the_service_worker_shows_a_push_and_a_browser_without_push_still_gets_t
                     shown = page.evaluate(
                         """() => navigator.serviceWorker.ready.then(r => r.getNotifications()).then(
                         ns => ns.map(n => ({title: n.title, body: n.body, tag: n.tag,
-                                            url: n.data.url})))"""
+                                            url: n.data.url, lang: n.lang, dir: n.dir})))"""
                     )
                     if not shown:
                         page.wait_for_timeout(100)

@@ -201,3 +201,21 @@ def test_a_push_pending_for_a_day_is_given_up_not_sent(alice, bob, endpoint):
     assert requeue_lost_pushes(note.created_at + timedelta(days=1, seconds=1)) == 0
     assert Notification.objects.get(pk=note.pk).push == Notification.Push.SKIPPED
     flush_broker()
+
+
+@pytest.mark.parametrize(("language", "direction"), [("fa", "rtl"), ("fr", "ltr"), ("", "ltr")])
+def test_a_push_says_the_language_of_its_notice_and_its_direction(
+    alice, bob, endpoint, language, direction
+):
+    """A Persian notice opens with the Latin name of whoever asked ("bob …"): a notification
+    left to its "auto" direction was laid out left to right, by that first letter."""
+    User.objects.filter(pk=alice.pk).update(language=language)
+    browser = subscribe(alice, endpoint)
+    alice.refresh_from_db()
+    friend_request_send(bob, alice)
+    note = Notification.objects.get(user=alice, kind=Notification.Kind.FRIEND_REQUEST)
+    assert send_notification_push(note.pk) == "send"
+    (received,) = endpoint.received
+    data = browser.read(received)
+    assert data["body"] == note.text
+    assert (data["lang"], data["dir"]) == (language or "en", direction)
