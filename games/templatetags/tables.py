@@ -154,6 +154,12 @@ def percent_of(part: Any, whole: Any) -> str:
 
 
 @register.filter
+def as_percent(value: Any) -> str:
+    """A share already in hundredths (``80``), written the language's way ("80 %" in French)."""
+    return percent(value) if isinstance(value, int) else "—"
+
+
+@register.filter
 def plus_one(value: Any) -> Any:
     """A 0-based slot or index as people count."""
     return value + 1 if isinstance(value, int) else value
