@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
+from functools import wraps
 from pathlib import Path
 
 from allauth.account.decorators import reauthentication_required
@@ -14,7 +15,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import ValidationError
 from django.core.paginator import Paginator
 from django.db import transaction
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseNotAllowed, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.templatetags.static import static
 from django.urls import reverse
@@ -23,7 +24,7 @@ from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
 from django.views import i18n
 from django.views.decorators.csrf import csrf_exempt
-from django.views.decorators.http import require_GET, require_http_methods, require_POST
+from django.views.decorators.http import require_GET, require_http_methods
 
 from accounts import notifications, push, selectors, services, time_zones
 from accounts.forms import (
@@ -49,11 +50,31 @@ from games.broadcast import account_closed
 from games.services.departure import player_departed
 
 
+def posted_from(page: str) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """A form's target, which only a POST uses. Opened by GET (a sign-in that interrupted the
+    form's POST sends the browser back to it, as do a reload and a typed address), it leads to
+    the page the form is on: ``require_POST`` answered a blank 405 there, with no words in any
+    language and no way on."""
+
+    def decorate(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @wraps(view)
+        def only_posted(request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+            if request.method in ("GET", "HEAD"):
+                return redirect(page)
+            if request.method != "POST":
+                return HttpResponseNotAllowed(["POST"])
+            return view(request, *args, **kwargs)
+
+        return only_posted
+
+    return decorate
+
+
 def home(request: HttpRequest) -> HttpResponse:
     return render(request, "home.html")
 
 
-@require_POST
+@posted_from("home")
 def set_language(request: HttpRequest) -> HttpResponse:
     """Django's language switch (the cookie), and for a signed-in player also their preferred
     language: their notices and emails are written in it, not only their pages."""
@@ -152,7 +173,7 @@ def account_close(request: SignedInRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("profile")
 def api_token_create(request: SignedInRequest) -> HttpResponse:
     form = ApiTokenForm(request.POST)
     if not form.is_valid():
@@ -169,7 +190,7 @@ def api_token_create(request: SignedInRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("profile")
 def api_token_revoke(request: SignedInRequest, token_id: int) -> HttpResponse:
     token = get_object_or_404(ApiToken, pk=token_id, user=request.user)
     # revoked already (a second tab, a double click): the same answer, nothing more to do
@@ -182,7 +203,7 @@ def api_token_revoke(request: SignedInRequest, token_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("profile")
 def push_subscribe(request: SignedInRequest) -> HttpResponse:
     """The browser's PushSubscription.toJSON(), posted by static/js/push.js."""
     try:
@@ -202,7 +223,7 @@ def push_subscribe(request: SignedInRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("profile")
 def push_unsubscribe(request: SignedInRequest) -> HttpResponse:
     """From the script (JSON with the endpoint this browser drops) or from the profile's list
     of devices (a form with the subscription's id)."""
@@ -220,7 +241,7 @@ def push_unsubscribe(request: SignedInRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("profile")
 def push_kinds(request: SignedInRequest) -> HttpResponse:
     form = PushKindsForm(request.POST)
     if form.is_valid():
@@ -273,7 +294,7 @@ def friends(request: SignedInRequest) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("friends")
 def friend_request_send(request: SignedInRequest) -> HttpResponse:
     form = FindPlayerForm(request.POST)
     if not form.is_valid():
@@ -331,7 +352,7 @@ def _incoming(request: HttpRequest, request_id: int) -> FriendRequest:
 
 
 @login_required
-@require_POST
+@posted_from("friends")
 def friend_request_accept(request: SignedInRequest, request_id: int) -> HttpResponse:
     friend_request = _incoming(request, request_id)
     return _act(
@@ -344,7 +365,7 @@ def friend_request_accept(request: SignedInRequest, request_id: int) -> HttpResp
 
 
 @login_required
-@require_POST
+@posted_from("friends")
 def friend_request_decline(request: SignedInRequest, request_id: int) -> HttpResponse:
     friend_request = _incoming(request, request_id)
     return _act(
@@ -357,7 +378,7 @@ def friend_request_decline(request: SignedInRequest, request_id: int) -> HttpRes
 
 
 @login_required
-@require_POST
+@posted_from("friends")
 def friend_request_cancel(request: SignedInRequest, user_id: int) -> HttpResponse:
     # Named by the player asked, not by its number: numbers are counted across the site, and
     # the sender's page showing them told which of their requests had gone to an address (one
@@ -381,7 +402,7 @@ def friend_request_cancel(request: SignedInRequest, user_id: int) -> HttpRespons
 
 
 @login_required
-@require_POST
+@posted_from("friends")
 def friend_remove(request: SignedInRequest, user_id: int) -> HttpResponse:
     other = get_object_or_404(User, pk=user_id)
     return _act(
@@ -394,7 +415,7 @@ def friend_remove(request: SignedInRequest, user_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("friends")
 def block(request: SignedInRequest, user_id: int) -> HttpResponse:
     other = get_object_or_404(User, pk=user_id)
     return _act(
@@ -407,7 +428,7 @@ def block(request: SignedInRequest, user_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("friends")
 def unblock(request: SignedInRequest, user_id: int) -> HttpResponse:
     other = get_object_or_404(User, pk=user_id)
     return _act(request, services.user_unblock, _("You unblocked %(name)s."), other, other)
@@ -441,7 +462,7 @@ def notifications_table(request: SignedInRequest, game_id: int) -> HttpResponse:
 
 
 @login_required
-@require_POST
+@posted_from("notifications")
 def notifications_read(request: SignedInRequest) -> HttpResponse:
     game = request.POST.get("game", "")
     if game.isdigit():
