@@ -525,6 +525,10 @@ def lobby_details(games: list[Game]) -> None:
         game.pace_text = pace_text(game)  # type: ignore[attr-defined]
 
 
+def has_friends(user: Any) -> bool:
+    return friends_of(user).exists()
+
+
 def invitable_friends(game: Game, user: Any) -> list[Any]:
     """The creator's friends who could still be invited: not seated, no open invitation."""
     return list(

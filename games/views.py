@@ -277,11 +277,15 @@ def _lobby_context(request: SignedInRequest, game: Game) -> dict[str, Any]:
         return {}
     selectors.lobby_details([game])
     invitable: list[User] = []
+    friendless = False
     if game.created_by_id == request.user.pk:
         pending = game.invitations.filter(status="pending").count()
         if game.seats_taken + pending < game.seats_count:  # type: ignore[attr-defined]
             invitable = selectors.invitable_friends(game, request.user)
-    return {"invitable": invitable}
+            # a new player's first table said "Invite friends or start" and offered nobody to
+            # invite and no way to find anyone (play-through as a new player)
+            friendless = not invitable and not selectors.has_friends(request.user)
+    return {"invitable": invitable, "friendless": friendless}
 
 
 @require_safe  # reading the table marks its notices and talk read: never on PUT or DELETE

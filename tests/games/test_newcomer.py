@@ -1,0 +1,55 @@
+"""What a player who has never seen the site met on their first tables (a play-through as a
+new player, on a phone and a desktop), each driven through the Django test client."""
+
+from __future__ import annotations
+
+import re
+
+from django.test import Client
+from django.urls import reverse
+
+from accounts.services import friendship_create
+from games import services
+
+
+def _lobby(user, game) -> str:
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    match = re.search(r'<section class="lobby">.*?</section>', page, re.S)
+    assert match, "no lobby on the table page"
+    return match.group(0)
+
+
+def test_a_friendless_creators_lobby_says_how_to_get_someone_to_invite(alice, bob):
+    # the flash says "Invite friends or start when you are ready": a player without friends
+    # found no invitation form and no word of where friends come from
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=3)
+
+    lobby = _lobby(alice, game)
+
+    assert "Add friends first to invite them." in lobby
+    assert f'href="{reverse("friends")}"' in lobby
+
+
+def test_a_creator_with_friends_to_invite_gets_the_form_not_the_hint(alice, bob):
+    friendship_create(alice, bob)
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=3)
+
+    lobby = _lobby(alice, game)
+
+    assert 'class="invite-more"' in lobby
+    assert "Add friends first" not in lobby
+
+
+def test_a_creator_whose_friends_are_all_invited_is_not_told_to_add_friends(alice, bob):
+    friendship_create(alice, bob)
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=3, invite=["bob"])
+
+    lobby = _lobby(alice, game)
+
+    assert 'class="invite-more"' not in lobby
+    assert "Add friends first" not in lobby
+    # and a seated player who did not create the table is not offered it either
+    services.game_join(bob, game.pk)
+    assert "Add friends first" not in _lobby(bob, game)
