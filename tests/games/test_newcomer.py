@@ -53,3 +53,38 @@ def test_a_creator_whose_friends_are_all_invited_is_not_told_to_add_friends(alic
     # and a seated player who did not create the table is not offered it either
     services.game_join(bob, game.pk)
     assert "Add friends first" not in _lobby(bob, game)
+
+
+def _status(user, game) -> str:
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("games:table", args=[game.pk])).content.decode()
+    match = re.search(r'<p class="status[^"]*" id="status">(.*?)</p>', page, re.S)
+    assert match, "no status line on the table page"
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", match.group(0))).strip()
+
+
+def test_a_full_table_says_it_waits_for_its_creators_start(alice, bob):
+    # the creator read "Waiting for players" above the Start button at a full table, and the
+    # seated friend was not told the table waited for anyone in particular
+    friendship_create(alice, bob)
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=2, invite=["bob"])
+    assert _status(alice, game) == "Waiting for players"  # a seat is free: players are wanted
+    services.game_join(bob, game.pk)
+
+    assert _status(alice, game) == "Every seat is taken: start the game."
+    assert _status(bob, game) == "Every seat is taken: waiting for alice to start the game."
+
+
+def test_a_full_live_table_waits_for_the_ready_presses_first(alice, bob):
+    friendship_create(alice, bob)
+    game = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=2, pace="live", invite=["bob"]
+    )
+    services.game_join(bob, game.pk)
+    assert "Every seat is taken" not in _status(alice, game)  # bob is not ready yet
+
+    services.seat_ready(bob, game.pk)
+
+    assert _status(alice, game) == "Every seat is taken: start the game."
+    assert _status(bob, game) == "Every seat is taken: waiting for alice to start the game."
