@@ -397,7 +397,8 @@ def my_games(user: Any, before: int | None = None, also: list[Game] | None = Non
     others = [g for g in active if not g.waited][:MY_GAMES_OPEN_LIMIT]  # type: ignore[attr-defined]
     lobby = [g for g in open_games if g.status == Game.Status.LOBBY][:MY_GAMES_OPEN_LIMIT]
     over = (
-        own.only(*LIST_FIELDS, "result")  # who won: public once it is over
+        # who won: public once it is over; a table never started was cancelled, not aborted
+        own.only(*LIST_FIELDS, "result", "started_at")
         .filter(status__in=[Game.Status.FINISHED, Game.Status.ABORTED])
         .annotate(my_seat=F("seats__index"))
     )

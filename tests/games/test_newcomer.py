@@ -10,6 +10,7 @@ from django.urls import reverse
 
 from accounts.services import friendship_create
 from games import services
+from games.services.moderation import game_abort
 
 
 def _lobby(user, game) -> str:
@@ -88,3 +89,34 @@ def test_a_full_live_table_waits_for_the_ready_presses_first(alice, bob):
 
     assert _status(alice, game) == "Every seat is taken: start the game."
     assert _status(bob, game) == "Every seat is taken: waiting for alice to start the game."
+
+
+def _my_games_row(user, game) -> str:
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("games:my_games")).content.decode()
+    rows = re.findall(r'<li class="game-row">.*?</li>', page, re.S)
+    mine = [r for r in rows if reverse("games:table", args=[game.pk]) in r]
+    assert mine, "the table is not in My games"
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", mine[0])).strip()
+
+
+def test_a_table_cancelled_before_its_start_says_cancelled_not_aborted(alice, bob):
+    # an invitee opening the table from the notice read "Aborted", as of a crash
+    friendship_create(alice, bob)
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=3, invite=["bob"])
+    services.game_join(bob, game.pk)
+    services.game_cancel(alice, game.pk)
+
+    for user in (alice, bob):
+        assert _status(user, game) == "The table was cancelled."
+        assert _my_games_row(user, game).endswith("The table was cancelled.")
+
+
+def test_a_game_stopped_in_play_still_says_aborted(started, trio, admin_user):
+    alice = trio[0]
+    game = started()
+    game_abort(admin_user, game.pk, "a test of the words")
+
+    assert _status(alice, game) == "Aborted"
+    assert _my_games_row(alice, game).endswith("aborted")
