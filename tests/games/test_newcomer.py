@@ -120,3 +120,18 @@ def test_a_game_stopped_in_play_still_says_aborted(started, trio, admin_user):
 
     assert _status(alice, game) == "Aborted"
     assert _my_games_row(alice, game).endswith("aborted")
+
+
+def test_a_friend_watching_a_game_is_told_they_watch(started, trio, make_user):
+    # a spectator's page is the table without a hand or moves: nothing said they only watch
+    alice, _bob, _carol = trio
+    dave = make_user("dave")
+    friendship_create(alice, dave)
+    game = started()
+    watching = "You are watching this game as a spectator."
+
+    client = Client()
+    client.force_login(dave)
+    assert watching in client.get(reverse("games:table", args=[game.pk])).content.decode()
+    client.force_login(alice)
+    assert watching not in client.get(reverse("games:table", args=[game.pk])).content.decode()
