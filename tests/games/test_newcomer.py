@@ -83,7 +83,9 @@ def test_a_full_live_table_waits_for_the_ready_presses_first(alice, bob):
         alice, engine="cockroach-poker-royal", seats=2, pace="live", invite=["bob"]
     )
     services.game_join(bob, game.pk)
-    assert "Every seat is taken" not in _status(alice, game)  # bob is not ready yet
+    # bob is not ready yet: the table waits for his press, and says so to him
+    assert _status(alice, game) == "Full: waiting for the start"
+    assert _status(bob, game) == "Full: press “I’m ready”"
 
     services.seat_ready(bob, game.pk)
 
