@@ -348,10 +348,21 @@ def table_answered(
 def invited(game: Game, invitee: User, host: User) -> None:
     # the table's number, as every other notice has it: two invitations to one game differ
     text = gettext_lazy("%(host)s invites you to %(game)s #%(id)s.")
+    if game.rematch_of_id is not None:
+        # "Play again": the invitation read as one to a stranger's new table, not the rematch
+        # of the game the invitee had just played (a new player's play-through)
+        text = gettext_lazy("%(host)s invites you to a rematch: %(game)s #%(id)s (after #%(old)s).")
     notify(
         invitee,
         Notification.Kind.INVITATION,
-        _say(invitee, text, host=host.name, game=game_title(game.engine), id=game.pk),
+        _say(
+            invitee,
+            text,
+            host=host.name,
+            game=game_title(game.engine),
+            id=game.pk,
+            old=game.rematch_of_id,
+        ),
         _table(game),
         game.pk,
     )

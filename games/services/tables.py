@@ -180,6 +180,7 @@ def game_create(
     start_when_full: bool = False,
     options: dict[str, Any] | None = None,
     mates: frozenset[int] = frozenset(),
+    rematch_of: Game | None = None,
 ) -> Game:
     # the creator's seat, as a join's (see game_join), and the invitees' rows with it
     _lock_active_player(creator, [name for name in (invite or []) if name.strip()])
@@ -240,6 +241,9 @@ def game_create(
         start_when_full=start_when_full and pace != Pace.LIVE,
         seed=0,
         created_by=creator,
+        # set before the invitations: their notices say it is a rematch (the finished table
+        # is locked already, by the rematch's GameChange)
+        rematch_of=rematch_of,
     )
     Seat.objects.create(game=game, index=0, user=creator)
     for index in range(1, bots + 1):
@@ -602,6 +606,7 @@ def game_rematch(user: User, game_id: int) -> tuple[Game, bool]:
                     if k not in registry.get(old.engine).start_options
                 },
                 mates=frozenset(m.pk for m in mates),
+                rematch_of=old,
             )
         Game.objects.filter(pk=game.pk).update(rematch_of=old)
         change.touch()  # the finished table now links to its rematch

@@ -12,6 +12,7 @@ from django.contrib.messages import get_messages
 from django.test import Client
 from django.urls import reverse
 
+from accounts.models import Notification
 from accounts.services import api_token_create, friendship_create, user_ban, user_block
 from games import services
 from games.models import Game, Invitation
@@ -211,3 +212,26 @@ def test_play_again_at_a_table_of_bots_says_the_game_has_started(alice):
     from games.selectors import pace_text
 
     assert pace_text(rematch) == "Custom: 45 seconds a move"
+
+
+def test_the_rematchs_invitation_says_it_is_the_rematch_of_the_game_just_played(
+    finished, alice, bob, carol
+):
+    # it read "bob invites you to Imperador #8.", as an invitation to a new table of anyone's
+    new_url, _said = press(bob, finished)
+    rematch = Game.objects.get(rematch_of=finished)
+    assert new_url == reverse("games:table", args=[rematch.pk])
+
+    for invitee in (alice, carol):
+        notice = Notification.objects.get(
+            user=invitee, game_id=rematch.pk, kind=Notification.Kind.INVITATION
+        )
+        assert notice.text == (
+            f"bob invites you to a rematch: Imperador #{rematch.pk} (after #{finished.pk})."
+        )
+    # a table of its own still reads as before
+    game = services.game_create(alice, engine="imperador", seats=3, invite=["bob"])
+    assert (
+        Notification.objects.get(user=bob, game_id=game.pk, kind=Notification.Kind.INVITATION).text
+        == f"alice invites you to Imperador #{game.pk}."
+    )
