@@ -19,6 +19,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import math
 import time
 from importlib import import_module
 from typing import Any
@@ -58,6 +59,14 @@ MAX_FRAME_DEPTH = 8
 REJOIN_SECONDS = 3600
 # The embedded default's in-memory layer: how often a socket re-reads its revision.
 POLL_SECONDS = 3.0
+# A page beats every 5 to 20 s and says hello on each (re)connect and wake-up; each of those
+# frames reads the database on Channels' one sync thread, which every socket and page of the
+# process shares. A socket gets BEAT_BURST at once, then one per BEAT_SECONDS: a flood of
+# beats from one socket was answered read by read, and kept every other table's reads (its
+# moves, its pings) waiting behind it.
+BEAT_BURST = 10
+BEAT_SECONDS = 1.0
+TOO_MANY_BEATS = gettext_noop("Too many requests. Slow down.")
 SIGNED_OUT = 4401  # the close code when the session that opened the socket signed out
 # The channel layer's Redis out of reach (a restart, a partition): the socket is closed with
 # this, and the pages reconnect with their backoff. An application's code, as HTTP's 503:
@@ -265,6 +274,29 @@ class Consumer(AsyncJsonWebsocketConsumer):
             with contextlib.suppress(*LAYER_DOWN):
                 await self.disconnect(TRY_AGAIN)
             await self.close(code=TRY_AGAIN)
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._beats = float(BEAT_BURST)  # the frames that read the database it may send now
+        self._beats_at = time.monotonic()
+
+    async def _beat_refused(self) -> bool:
+        """Spends one of the socket's beats (a heartbeat, a hello); True when it had none left
+        and was told to slow down, with no database read."""
+        now = time.monotonic()
+        self._beats = min(BEAT_BURST, self._beats + (now - self._beats_at) / BEAT_SECONDS)
+        self._beats_at = now
+        if self._beats >= 1:
+            self._beats -= 1
+            return False
+        wait = max(1, math.ceil((1 - self._beats) * BEAT_SECONDS))
+        language = _language(self.scope, getattr(self, "user", None))
+        with translation.override(language or settings.LANGUAGE_CODE):
+            said = _(TOO_MANY_BEATS)
+        await self.send_json(
+            {"type": "error", "error": said, "code": "rate_limited", "retry_after": wait}
+        )
+        return True
 
     async def dispatch(self, message: dict[str, Any]) -> None:
         handler = getattr(self, get_handler_name(message), None)
@@ -502,6 +534,8 @@ class GameConsumer(Consumer):
         if not isinstance(content, dict):
             await _frame_refused(self, "malformed", UNREADABLE)
             return
+        if content.get("type") in ("heartbeat", "hello") and await self._beat_refused():
+            return
         if content.get("type") == "heartbeat":
             await self._heartbeat()
             return
@@ -653,6 +687,8 @@ class UserConsumer(Consumer):
     ) -> None:
         content = await _parse_frame(self, text_data)
         if not isinstance(content, dict) or content.get("type") != "heartbeat":
+            return
+        if await self._beat_refused():
             return
         seen = await database_sync_to_async(_stamp)(self.user, self.table)
         # the lists changed and no ping said so: the group is lost (see _rejoin_if_due); the
