@@ -133,9 +133,16 @@ def _act_in_language(game_id: int, user: Any, content: dict[str, Any]) -> dict[s
     return {"type": "ok"}
 
 
-def _beat(game_id: int, user: Any) -> tuple[int | None, list[int]]:
+def _beat(game_id: int, scope: dict[str, Any]) -> tuple[int | None, list[int]] | None:
     """A heartbeat: presence, the seat's revision, who is here; and the Live pace's check
-    (a table whose player left falls back to its own pace)."""
+    (a table whose player left falls back to its own pace). None when the socket's player
+    may no longer hold it: banned or deactivated since it opened (a ban pings only the
+    tables it hands to the bot), or its token revoked with the ping that closes it lost
+    (Redis restarted). Such a socket went on being told the table's revision and who is
+    here, and marked its player present."""
+    user = _standing(scope.get("user"))
+    if user is None or not _token_stands(scope):
+        return None
     mark_present(game_id, user.pk)
     services.live_check(game_id)
     game = selectors.game_with_seats(game_id)
@@ -237,6 +244,17 @@ def _still_signed_in(scope: dict[str, Any]) -> bool:
     return (
         store.get(SESSION_KEY) == str(user.pk)
         and User.objects.filter(pk=user.pk, is_active=True).exists()
+    )
+
+
+def _token_stands(scope: dict[str, Any]) -> bool:
+    """A program's socket: its API token is not revoked (nor deleted). Checked on every beat,
+    where a session's sign-out is checked only with a missed change (``_rejoin_if_due``): a
+    password change gives the session that made it a new key, so the socket's old key no
+    longer names its session, which keeps its sockets."""
+    token_id = scope.get("api_token_id")
+    return (
+        token_id is None or ApiToken.objects.filter(pk=token_id, revoked_at__isnull=True).exists()
     )
 
 
@@ -485,7 +503,11 @@ class GameConsumer(Consumer):
         await self.send_json({"type": "chat"})
 
     async def _heartbeat(self) -> None:
-        revision, present = await database_sync_to_async(_beat)(self.game_id, self.user)
+        beat = await database_sync_to_async(_beat)(self.game_id, self.scope)
+        if beat is None:
+            await self.close(code=SIGNED_OUT)
+            return
+        revision, present = beat
         held = self.revision
         # a ping on its way may lose this race: a needless re-join, nothing worse
         await self._rejoin_if_due(missed=None not in (revision, held) and revision > held)
@@ -689,6 +711,11 @@ class UserConsumer(Consumer):
         if not isinstance(content, dict) or content.get("type") != "heartbeat":
             return
         if await self._beat_refused():
+            return
+        if not await database_sync_to_async(_token_stands)(self.scope):
+            # its token revoked and the ping that closes it lost (as a table's beat finds it):
+            # it went on being told the bell's count and the lists' changes
+            await self.close(code=SIGNED_OUT)
             return
         seen = await database_sync_to_async(_stamp)(self.user, self.table)
         # the lists changed and no ping said so: the group is lost (see _rejoin_if_due); the

@@ -1,15 +1,25 @@
 """What a socket's own frames may cost and still get, over the real Redis layer and
 PostgreSQL: a flood of beats or hellos is not answered one database read each (they all queue
-on Channels' one sync thread, which every socket and page of the process shares)."""
+on Channels' one sync thread, which every socket and page of the process shares), and a
+banned player's socket, or a revoked token's whose closing ping was lost, is closed by its
+next beat instead of being told the table's revision and who is here."""
 
 from __future__ import annotations
 
 import asyncio
 
 import pytest
+from asgiref.sync import sync_to_async
+from channels.testing import WebsocketCommunicator
+from django.core.cache import cache
 
+from accounts import notifications
+from accounts import services as account_services
+from config.asgi import application
 from games.consumers import BEAT_BURST
-from tests.games.helpers import connect, seat_users
+from tests.games.helpers import at_the_table, connect, seat_users
+from tests.games.test_socket_rejoin import _redis_forgets
+from tests.games.test_token_sockets import _bearer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -54,3 +64,54 @@ def test_a_flood_of_beats_is_answered_without_a_database_read_each(started, kind
     assert refused and all(f["code"] == "rate_limited" and f["retry_after"] >= 1 for f in refused)
     assert refused[0]["error"] == "Too many requests. Slow down."
     assert later["type"] != "error"
+
+
+def test_a_banned_players_socket_is_closed_by_its_next_beat(started, admin_user):
+    """A ban hands the player's seats to the bot, whose change closes those tables' sockets;
+    but the table they only watch (or one whose ping is lost) heard nothing: its beats went on
+    telling the banned player the table's revision and who is here, and marked them present."""
+    game = started("mogel-motte")
+    users = seat_users(game)
+    alice = users[0]
+
+    async def scenario():
+        socket = await at_the_table(alice, game.pk)
+        await sync_to_async(account_services.user_ban)(admin_user, alice, "cheating")
+        # their presence lapsed meanwhile (or never was): a beat must not mark it again
+        await sync_to_async(cache.delete)(f"presence:{game.pk}:{alice.pk}")
+        await socket.send_json_to({"type": "heartbeat"})
+        output = await socket.receive_output(timeout=5)
+        await socket.disconnect()
+        return output
+
+    output = asyncio.run(scenario())
+    assert output == {"type": "websocket.close", "code": 4401}, output
+    assert not notifications.is_present(game.pk, alice.pk)
+
+
+@pytest.mark.parametrize("path", ["table", "me"])
+def test_a_beat_closes_a_socket_whose_token_was_revoked_while_its_ping_was_lost(started, path):
+    """Revoking a token closes its sockets by a ping to their group, which Redis loses when it
+    restarts without persistence (design.md: pings can be lost). The beat re-joined the
+    groups, and closed the socket, only when it also found a missed move: at a quiet table
+    the revoked token's socket went on being told who is here (and the bell's count)."""
+    game = started("mogel-motte")
+    alice = seat_users(game)[0]
+    token, raw = account_services.api_token_create(alice, "bot")
+
+    async def scenario():
+        url = f"/ws/games/{game.pk}/" if path == "table" else "/ws/me/"
+        socket = WebsocketCommunicator(application, url, headers=_bearer(raw))
+        assert (await socket.connect(timeout=5))[0]
+        first = await socket.receive_json_from(timeout=5)
+        assert first["type"] == ("state" if path == "table" else "lists")
+        await sync_to_async(_redis_forgets)()
+        await sync_to_async(account_services.api_token_revoke)(alice, token)
+        assert await socket.receive_nothing(timeout=0.5), "the ping was not lost"
+        await socket.send_json_to({"type": "heartbeat"})
+        output = await socket.receive_output(timeout=5)
+        await socket.disconnect()
+        return output
+
+    output = asyncio.run(scenario())
+    assert output == {"type": "websocket.close", "code": 4401}, output
