@@ -48,7 +48,7 @@ from games import broadcast, live_read, selectors, services
 from games.errors import GameError, StaleVersion
 from games.models import Game
 from games.services import chat
-from games.socket_tokens import token_group_name
+from games.socket_tokens import TOO_MANY, token_group_name
 
 log = logging.getLogger(__name__)
 
@@ -66,6 +66,11 @@ POLL_SECONDS = 3.0
 # moves, its pings) waiting behind it.
 BEAT_BURST = 10
 BEAT_SECONDS = 1.0
+# Refused beats in a minute after which the socket is closed (TOO_MANY): each refusal is
+# still a frame to read and answer, and a flood's queue was worked through for minutes, one
+# granted beat (and its reads) a second. A page is never refused: its beats are seconds apart.
+BEAT_CLOSE_AFTER = 30
+BEAT_CLOSE_WINDOW_SECONDS = 60.0
 TOO_MANY_BEATS = gettext_noop("Too many requests. Slow down.")
 SIGNED_OUT = 4401  # the close code when the session that opened the socket signed out
 # The channel layer's Redis out of reach (a restart, a partition): the socket is closed with
@@ -297,6 +302,8 @@ class Consumer(AsyncJsonWebsocketConsumer):
         super().__init__(*args, **kwargs)
         self._beats = float(BEAT_BURST)  # the frames that read the database it may send now
         self._beats_at = time.monotonic()
+        self._beats_refused = 0  # since _beats_refused_at
+        self._beats_refused_at = self._beats_at
 
     async def _beat_refused(self) -> bool:
         """Spends one of the socket's beats (a heartbeat, a hello); True when it had none left
@@ -307,6 +314,14 @@ class Consumer(AsyncJsonWebsocketConsumer):
         if self._beats >= 1:
             self._beats -= 1
             return False
+        if now - self._beats_refused_at > BEAT_CLOSE_WINDOW_SECONDS:
+            self._beats_refused, self._beats_refused_at = 0, now
+        self._beats_refused += 1
+        if self._beats_refused > BEAT_CLOSE_AFTER:
+            # told to slow down thirty times in a minute: a flood, not a page; what it queued
+            # behind goes with the connection
+            await self.close(code=TOO_MANY)
+            return True
         wait = max(1, math.ceil((1 - self._beats) * BEAT_SECONDS))
         language = _language(self.scope, getattr(self, "user", None))
         with translation.override(language or settings.LANGUAGE_CODE):

@@ -7,6 +7,7 @@ next beat instead of being told the table's revision and who is here."""
 from __future__ import annotations
 
 import asyncio
+import json
 
 import pytest
 from asgiref.sync import sync_to_async
@@ -16,14 +17,14 @@ from django.core.cache import cache
 from accounts import notifications
 from accounts import services as account_services
 from config.asgi import application
-from games.consumers import BEAT_BURST
+from games.consumers import BEAT_BURST, BEAT_CLOSE_AFTER
 from tests.games.helpers import at_the_table, connect, seat_users
 from tests.games.test_socket_rejoin import _redis_forgets
 from tests.games.test_token_sockets import _bearer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
-FLOOD = 60
+FLOOD = 30  # a burst of ten passes; the other twenty are refused, not yet a flood to close
 
 
 async def _answers(socket, count: int) -> list[dict]:
@@ -64,6 +65,36 @@ def test_a_flood_of_beats_is_answered_without_a_database_read_each(started, kind
     assert refused and all(f["code"] == "rate_limited" and f["retry_after"] >= 1 for f in refused)
     assert refused[0]["error"] == "Too many requests. Slow down."
     assert later["type"] != "error"
+
+
+@pytest.mark.parametrize("path", ["table", "me"])
+def test_a_socket_that_goes_on_beating_after_thirty_refusals_is_closed(started, path):
+    """Refused beats are still frames to read and answer, and a flood worked through slowly
+    gets a beat (and its reads) back every second: 20 sockets x 500 beats through Daphne kept
+    every other socket's answers late by 0.5 to 1.5 s for over a minute. Refused thirty times
+    in a minute, the socket is closed."""
+    game = started("mogel-motte")
+    alice = seat_users(game)[0]
+
+    async def scenario():
+        url = f"/ws/games/{game.pk}/" if path == "table" else "/ws/me/"
+        socket, connected, _ = await connect(alice, url)
+        assert connected
+        await socket.receive_json_from(timeout=5)  # the state, or the stamp, on connect
+        for _ in range(200):
+            await socket.send_json_to({"type": "heartbeat"})
+        outputs = []
+        while not outputs or outputs[-1]["type"] != "websocket.close":
+            outputs.append(await socket.receive_output(timeout=10))
+        await socket.disconnect()
+        return outputs
+
+    outputs = asyncio.run(scenario())
+    assert outputs[-1] == {"type": "websocket.close", "code": 4429}
+    frames = [json.loads(o["text"]) for o in outputs[:-1]]
+    refused = [f for f in frames if f["type"] == "error"]
+    assert len(refused) == BEAT_CLOSE_AFTER
+    assert BEAT_BURST <= len(frames) - len(refused) <= BEAT_BURST + 2
 
 
 def test_a_banned_players_socket_is_closed_by_its_next_beat(started, admin_user):
