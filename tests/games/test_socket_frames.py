@@ -18,12 +18,15 @@ from accounts import notifications
 from accounts import services as account_services
 from config.asgi import application
 from games.consumers import BEAT_BURST, BEAT_CLOSE_AFTER
-from tests.games.helpers import at_the_table, connect, seat_users
+from games.engines import registry
+from games.models import Event, Game
+from tests.games.helpers import at_the_table, connect, play_until, seat_users
 from tests.games.test_socket_rejoin import _redis_forgets
 from tests.games.test_token_sockets import _bearer
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
+MOTH = registry.get("mogel-motte")
 FLOOD = 30  # a burst of ten passes; the other twenty are refused, not yet a flood to close
 
 
@@ -146,3 +149,67 @@ def test_a_beat_closes_a_socket_whose_token_was_revoked_while_its_ping_was_lost(
 
     output = asyncio.run(scenario())
     assert output == {"type": "websocket.close", "code": 4401}, output
+
+
+def _slap_window_owed_by_two(started) -> tuple[Game, int, int]:
+    """A Mogel Motte table whose slap window two seats still owe: one seat's slap is then a
+    secret answer (the window stays open). The slapper and the other seat that owes."""
+
+    def owed_by_two(game: Game) -> tuple[Game, int, int] | None:
+        waiting = MOTH.waiting_for(game.state)
+        if waiting.kind == "window" and waiting.window == "slap" and len(waiting.seats) >= 2:
+            return game, waiting.seats[0], waiting.seats[1]
+        return None
+
+    return play_until(lambda: started("mogel-motte"), owed_by_two, seed=5, moves=300)
+
+
+async def _frames(socket, seconds: float = 1.5) -> list[dict]:
+    frames = []
+    while not await socket.receive_nothing(timeout=seconds):
+        frames.append(await socket.receive_json_from(timeout=5))
+    return frames
+
+
+@pytest.mark.parametrize("keys", ["same", "different"])
+def test_two_tabs_slapping_at_once_make_one_slap_and_nothing_reaches_the_others(started, keys):
+    """A player with the table open in two tabs (a phone and a laptop) answers a slap from
+    both at the same moment: one slap is recorded; with the same idempotency key both tabs
+    hear "ok", with two keys the second hears that its first answer counts. Both tabs get the
+    seat's new state; the other seat, still owing, gets no frame at all (who slapped stays
+    secret until the window closes)."""
+    game, slapper, other = _slap_window_owed_by_two(started)
+    users = seat_users(game)
+    version = game.version_for(slapper)
+    opened = Event.objects.filter(game=game).count()
+
+    async def scenario():
+        tabs = [await at_the_table(users[slapper], game.pk) for _ in range(2)]
+        watcher = await at_the_table(users[other], game.pk)
+        for n, tab in enumerate(tabs):
+            key = "slap-1" if keys == "same" else f"slap-{n}"
+            await tab.send_json_to({"version": version, "action": {"type": "slap"}, "key": key})
+        heard = [await _frames(tab) for tab in tabs]
+        watched = await _frames(watcher)
+        for socket in (*tabs, watcher):
+            await socket.disconnect()
+        return heard, watched
+
+    heard, watched = asyncio.run(scenario())
+    game.refresh_from_db()
+    slaps = Event.objects.filter(game=game, seat=slapper, action={"type": "slap"})
+    assert slaps.count() == 1
+    assert Event.objects.filter(game=game).count() == opened + 1
+    replies = sorted(
+        f["type"] if f["type"] == "ok" else f["code"]
+        for tab in heard
+        for f in tab
+        if f["type"] in ("ok", "error")
+    )
+    assert replies == (["ok", "ok"] if keys == "same" else ["already_answered", "ok"])
+    for tab in heard:
+        states = [f for f in tab if f["type"] == "state"]
+        assert states and states[-1]["version"] == game.version_for(slapper)
+    assert watched == []
+    waiting = MOTH.waiting_for(game.state)
+    assert waiting.window == "slap" and other in waiting.seats and slapper not in waiting.seats
