@@ -145,7 +145,10 @@ engines' own (`not_in_hand`, `bad_target`, …). A refused request changes nothi
 **Limits**: per client 8 requests in flight and 300 calls a minute (per IP 32 and 1,200):
 429 `too_many_parallel` or `rate_limited` with `Retry-After` (seconds). A token opens at most 30
 sockets a minute (more close at once with code 4429); moves sent over a socket count with the
-token's calls (`rate_limited`, with `retry_after`). A busy database: 503
+token's calls (`rate_limited`, with `retry_after`); its heartbeats and hellos, 10 at once, then
+one a second (`rate_limited`, with `retry_after`; refused 30 times in a minute, the socket closes
+with 4429). A heartbeat closes the socket (4401) once its token is revoked or its owner banned.
+A busy database: 503
 with `Retry-After`. Invitations to tables that never start: 5 an hour to one player, 40 in
 all (`invitation_limit`); friend requests: 30 an hour. At most 10 of your tables wait for
 players at once (`too_many_unstarted_tables`: start or cancel one first). At most 5 of your
