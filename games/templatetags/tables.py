@@ -13,9 +13,11 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping, Sequence
+from datetime import datetime, timedelta
 from typing import Any
 
 from django import template
+from django.template.defaultfilters import date as django_date
 from django.template.loader import get_template
 from django.templatetags.static import static
 from django.urls import reverse
@@ -27,12 +29,27 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.timesince import timeuntil
 from django.utils.translation import gettext_lazy as _
 
+from accounts.templatetags.calendar_dates import calendar_date
 from games import history
 from games.catalog import registry
 from games.catalog.base import GENERIC_BOARD, colon, comma, percent
 from games.catalog.pictures import picture_path
 
 register = template.Library()
+
+# A weekday names one day within this: an older history entry says its date.
+WEEKDAY_NAMES_A_DAY = timedelta(days=6)
+
+
+@register.filter(expects_localtime=True)
+def log_moment(value: datetime) -> str:
+    """When a history entry happened: the weekday and time within the last six days, the date
+    and time (in the reader's calendar) before. A daily game runs for weeks: "Tue 14:05" named
+    two Tuesdays."""
+    if timezone.now() - value < WEEKDAY_NAMES_A_DAY:
+        return django_date(value, "D H:i")
+    return calendar_date(value, "SHORT_DATETIME_FORMAT")
+
 
 CARD_TEMPLATE = "games/_card.html"
 
