@@ -48,7 +48,7 @@ def log_moment(value: datetime) -> str:
     two Tuesdays."""
     if timezone.now() - value < WEEKDAY_NAMES_A_DAY:
         return django_date(value, "D H:i")
-    return calendar_date(value, "SHORT_DATETIME_FORMAT")
+    return calendar_date(value, "DATETIME_FORMAT")  # "Dec. 8, 2026": 12/08 reads two ways
 
 
 CARD_TEMPLATE = "games/_card.html"
