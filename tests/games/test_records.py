@@ -275,3 +275,22 @@ def test_a_friends_page_leads_to_the_tables_under_way_the_viewer_may_watch(trio,
     assert '<small class="muted">alice, Bot 2, dave</small>' in page, "who plays there"
     user_block(dave, bob)
     assert playing_now() == set()
+
+
+@pytest.mark.parametrize(
+    ("language", "written"),
+    [("en", r"[A-Z][a-z]{2}\.? \d{1,2}, 20\d\d"), ("fa", r"\d{1,2} [\u0600-\u06ff]+ 14\d\d")],
+)
+def test_a_player_pages_finished_tables_say_their_day_in_the_readers_calendar(
+    alice, language, written
+):
+    """The list said "12/08/2026" (8 December or 12 August?) and gave a Persian reader the
+    Gregorian date, where every other date the site writes is on the Solar Hijri calendar."""
+    alice.language = language
+    alice.save(update_fields=["language"])
+    game = services.game_create(alice, engine="imperador", seats=3, bots=2)
+    services.game_start(alice, game.pk)
+    play_to_the_end(Game.objects.get(pk=game.pk))
+    page = client_for(alice).get(reverse("games:player", args=["alice"])).content.decode()
+    day = re.search(rf'href="/games/{game.pk}/">[^<]*</a> <span class="muted">([^<]+)</span>', page)
+    assert day and re.fullmatch(written, day.group(1)), day and day.group(1)
