@@ -16,6 +16,7 @@ from gunicorn import glogging
 from config.secret_paths import MaskSecretPaths
 
 MASK = MaskSecretPaths()
+HEALTH_PATH = "/healthz"  # config.health.PATH (that module needs Django: not imported here)
 
 
 class Logger(glogging.Logger):
@@ -24,6 +25,13 @@ class Logger(glogging.Logger):
         for log in (self.access_log, self.error_log):
             if MASK not in log.filters:
                 log.addFilter(MASK)
+
+    def access(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> None:
+        # a probe's "ok" every few seconds would bury the requests (config/health.py); its
+        # 503s stay: they say when the site could not serve
+        if environ.get("PATH_INFO") == HEALTH_PATH and getattr(resp, "status_code", None) == 200:
+            return
+        super().access(resp, req, environ, request_time)
 
     def atoms(self, resp: Any, req: Any, environ: dict[str, Any], request_time: Any) -> Any:
         # ``%(h)s`` was the socket's peer, the proxy (every line said 127.0.0.1): the client's

@@ -60,6 +60,8 @@ INSTALLED_APPS = [
 ]
 
 MIDDLEWARE = [
+    # GET /healthz for probes, answered before HTTPS, Host, session and rate limits (config/health.py)
+    "config.health.HealthCheckMiddleware",
     "django.middleware.security.SecurityMiddleware",
     "config.content_policy.ContentPolicyMiddleware",
     # Pings and push tasks of a change wait until its answer is sent (config/after_response.py).
