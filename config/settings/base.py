@@ -31,6 +31,9 @@ def env_list(name: str, default: str = "") -> list[str]:
 
 
 SECRET_KEY = os.environ.get("SECRET_KEY", "insecure-dev-key-only-for-the-embedded-default")
+# Rotation (README, "Production"): the old key, comma-separated from any others, until the
+# sessions and links it signed have lapsed; without it a new SECRET_KEY signs everyone out.
+SECRET_KEY_FALLBACKS = env_list("SECRET_KEY_FALLBACKS")
 DEBUG = env_bool("DEBUG")
 BENCH_ENDPOINTS = env_bool("BENCH_ENDPOINTS")  # bench/ only: a token-less write endpoint
 ALLOWED_HOSTS = env_list("ALLOWED_HOSTS", "localhost,127.0.0.1,[::1]")
