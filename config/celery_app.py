@@ -4,7 +4,7 @@ import os
 
 from celery import Celery
 
-from config import task_logs
+from config import task_logs, worker_logging
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings.local")
 
@@ -13,3 +13,5 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 # the beat's idle sweeps log at DEBUG, not INFO (config/task_logs.py)
 task_logs.install(app)
+# its lines through LOGGING's filters, as the web's (config/worker_logging.py)
+worker_logging.install()
