@@ -36,7 +36,22 @@ def add_console_filters(logger: logging.Logger, **_: Any) -> None:
                 handler.addFilter(new)
 
 
+class ChosenOnConnectionLoss(logging.Filter):
+    """Celery's 7-line CPendingDeprecationWarning on every broker loss, which it writes even
+    when worker_cancel_long_running_tasks_on_connection_loss is set (the choice and its
+    reasons: config/settings/base.py); other warnings pass."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        message = record.getMessage()
+        return not (
+            "CPendingDeprecationWarning" in message
+            and "worker_cancel_long_running_tasks_on_connection_loss" in message
+        )
+
+
 def install() -> None:
+    # a warning is a line of the py.warnings logger in a worker (logging.captureWarnings)
+    logging.getLogger("py.warnings").addFilter(ChosenOnConnectionLoss())
     # the root logger (the worker's, beat's and every module's lines) and the task logger
     # (celery.task: not propagating, handlers of its own)
     signals.after_setup_logger.connect(add_console_filters, weak=False)

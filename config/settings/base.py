@@ -206,6 +206,17 @@ else:
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
+# Redis lost while a task runs (a restart): the task finishes (it needs only PostgreSQL and the
+# mail server), its acknowledgement is lost, and Redis hands the message out again after the
+# visibility_timeout, when the task finds nothing left to do: every task re-checks (a wait's
+# seq, an email's lease, a digest's rows). True, Celery 6's default, kills the running task
+# instead: an email the mail server had taken would be recorded as unsent and sent again (a
+# digest is sent inside its transaction). Celery warns on every loss either way, 7 lines: the
+# worker drops that warning (config/worker_logging.py), the choice being made here.
+CELERY_WORKER_CANCEL_LONG_RUNNING_TASKS_ON_CONNECTION_LOSS = False
+# A worker started while Redis is down waits for it instead of exiting (as before, but stated:
+# Celery 6 no longer reads broker_connection_retry at start-up).
+CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = "UTC"
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celerybeat-schedule")

@@ -55,6 +55,13 @@ def _received(worker: Worker) -> int:
     return log.count("] received") - log.count("] succeeded")
 
 
+def test_a_running_task_is_not_killed_when_the_broker_goes():
+    """worker_cancel_long_running_tasks_on_connection_loss, and why: config/settings/base.py.
+    A worker started before Redis waits for it."""
+    assert celery_app.conf.worker_cancel_long_running_tasks_on_connection_loss is False
+    assert celery_app.conf.broker_connection_retry_on_startup is True
+
+
 def test_the_worker_keeps_working_after_redis_restarts(tmp_path):
     port = _free_port()
     url = f"redis://127.0.0.1:{port}/0"
@@ -81,6 +88,9 @@ def test_the_worker_keeps_working_after_redis_restarts(tmp_path):
             -3000:
         ]
         assert worker.process is not None and worker.process.poll() is None, "still running"
+        # its loss said once, without Celery's 7 lines about a setting we have set
+        assert "worker_cancel_long_running_tasks_on_connection_loss" not in _log(worker)
+        assert "consumer: Connection to broker lost" in _log(worker)
     finally:
         worker.stop()
         server.terminate()
