@@ -88,16 +88,17 @@ def claim(notification_id: int, now: datetime) -> Notification | None:
 def deliver(note: Notification, now: datetime) -> str:
     """Decides and, if so, sends one claimed email; records the outcome while the claim is
     still this one's. Returns "send", "digest" or "skip"; re-raises a send's failure."""
-    decision = notifications.email_decision(note)
-    if decision != "send":
-        _settle(note, Email.DIGEST if decision == "digest" else Email.SKIPPED)
-        return decision
-    # a wait's notice says when the wait is due (the email stands only while it is current)
+    # a wait's notice says when the wait is due (the email stands only while it is current,
+    # and goes only with time left to act on it)
     deadline = (
         notifications.wait_deadline(note.game_id)
         if note.wait_seq is not None and note.game_id is not None
         else None
     )
+    decision = notifications.email_decision(note, deadline)
+    if decision != "send":
+        _settle(note, Email.DIGEST if decision == "digest" else Email.SKIPPED)
+        return decision
     text = notifications.email_text(note, deadline, now)
     try:
         mailing.send(

@@ -48,6 +48,11 @@ EMAIL_GAP = timedelta(hours=1)
 # Never held back by the gap: a reminder is asked for by the player (at the Fast pace it falls
 # 48 minutes after the turn's email, always inside the gap), and a result ends the table.
 UNGAPPED_KINDS = {Notification.Kind.REMINDER, Notification.Kind.GAME_FINISHED}
+# An email about a wait is sent only with this long still left before the wait is due: it
+# leaves NOTIFICATION_EMAIL_DELAY after its notice at the earliest, and mail is read in
+# minutes. "Quick! ... needs your answer" went by email for a Fast table's two-minute window
+# and arrived once the window had closed (a new player's play-through); the notice stays.
+EMAIL_MIN_LEAD = timedelta(minutes=10)
 HEARTBEAT_SECONDS = 20
 PRESENCE_SECONDS = 60  # the grace after the last heartbeat (three missed beats)
 UNSUBSCRIBE_SALT = "fibbers.unsubscribe"
@@ -428,13 +433,22 @@ def email_wanted(user: User, kind: str) -> bool:
     return kind != Notification.Kind.REMINDER or user.email_reminders
 
 
-def email_decision(note: Notification) -> str:
-    """What to do with a pending email now: "send", "digest" or "skip"."""
+def email_in_time(deadline: Any, leaves_at: datetime) -> bool:
+    """Whether an email leaving at ``leaves_at`` can still matter for a wait due at
+    ``deadline`` (None: a wait without a deadline, or no wait)."""
+    return deadline is None or deadline - leaves_at >= EMAIL_MIN_LEAD
+
+
+def email_decision(note: Notification, deadline: Any = None) -> str:
+    """What to do with a pending email now: "send", "digest" or "skip". ``deadline``: when
+    the wait the notice is about is due (None for none)."""
     user = note.user
     if not email_wanted(user, note.kind):
         return "skip"
     if not notice_stands(note):
         return "skip"  # seen in the app already, or the wait it was about is over
+    if not email_in_time(deadline, timezone.now()):
+        return "skip"  # it would arrive once the wait is (nearly) over: the notice says it
     if user.email_preference == EmailPreference.DIGEST:
         return "digest"
     if note.game_id is not None:

@@ -335,7 +335,14 @@ class GameChange:
         ):
             assert self.state is not None  # the wait was read from it
             notices = notify.wait_opened(
-                game, self.engine, self.state, self.waiting, self.seats, self.movers
+                game,
+                self.engine,
+                self.state,
+                self.waiting,
+                self.seats,
+                self.movers,
+                # the bots' play-out due at once is not the wait's own deadline
+                deadline=None if self.bots_pending else game.deadline_at,
             )
         elif not finished_now and game.status == Game.Status.ACTIVE and self.movers:
             notices = notify.answered(game, self.seats, self.movers)

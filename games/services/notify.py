@@ -24,6 +24,7 @@ from accounts.models import Notification, User
 from accounts.notifications import (
     Notice,
     NoticeBatch,
+    email_in_time,
     notice_batch,
     notify,
     notify_all,
@@ -105,12 +106,16 @@ def wait_opened(
     waiting: Waiting,
     seats: list[Seat],
     movers: set[int],
+    deadline: Any = None,
 ) -> NoticeBatch | None:
     """One notice per asked seat when a wait opens, never again inside it: answers to a
     window change nothing anyone else receives. A player who moved in this very change is
     looking at the table and is not told. The notices are not stored yet: the change runs
-    the batch with its own writes, in their round trip."""
+    the batch with its own writes, in their round trip. ``deadline``: when the wait is due
+    (None: not known yet, or none); a wait too short for an email is told in the app only."""
     humans = _humans(seats)
+    leaves_at = timezone.now() + timedelta(seconds=settings.NOTIFICATION_EMAIL_DELAY)
+    emailed = None if email_in_time(deadline, leaves_at) else False
     notices: list[Notice] = []
     for index in waiting.seats:
         seat = humans.get(index)
@@ -132,6 +137,7 @@ def wait_opened(
                 _table(game),
                 game.pk,
                 wait_seq=game.wait_seq,
+                emailed=emailed,
             )
         )
     # one batch for the whole table, older wait notices included (see _notify_wait), and the

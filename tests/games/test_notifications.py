@@ -20,7 +20,7 @@ from django.utils import timezone, translation
 from accounts import notifications
 from accounts.models import EmailPreference, Notification
 from accounts.services import friend_request_send, friendship_create, profile_update, user_block
-from accounts.tasks import send_daily_digests, send_notification_email
+from accounts.tasks import send_daily_digests, send_due_emails, send_notification_email
 from games import services
 from games.engines import registry
 from games.errors import GameError
@@ -698,8 +698,9 @@ def test_no_email_for_a_wait_past_its_deadline_that_the_sweep_has_not_closed_yet
     started, monkeypatch
 ):
     """A one-minute turn's email left at its deadline, as the bot was about to play it (mail
-    review): a wait past its deadline is over, whether or not its timeout has run."""
-    game = turn_game(started, pace="custom", move_seconds=60, window_seconds=15)
+    review): a wait past its deadline is over, whether or not its timeout has run. (A
+    one-minute turn queues no email now: twenty minutes, and the sweep found it late.)"""
+    game = turn_game(started, pace="custom", move_seconds=20 * 60, window_seconds=15)
     _seat, user = waited_user(game)
     turn = Notification.objects.get(user=user, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
     game.refresh_from_db()
@@ -982,3 +983,39 @@ def test_a_zone_switched_back_across_new_year_gives_no_second_allowance(alice, m
     alice.refresh_from_db()
     assert alice.away_until is None
     assert (alice.vacation_year, alice.vacation_days_used) == (2027, 1)
+
+
+def test_a_window_too_short_for_an_email_is_told_in_the_app_only(started):
+    """ "Quick! ... needs your answer" went by email for a Fast table's two-minute window: it
+    left a minute later and arrived once the window had closed (a new player's play-through).
+    The notice stays on the bell; no email is queued for it."""
+    game = started("imperador", pace="fast")
+    waiting = to_the_show_of_hands(game)
+    users = seat_users(game)
+    for seat in waiting.seats:
+        note = Notification.objects.get(
+            user=users[seat], game_id=game.pk, kind=Notification.Kind.WINDOW, read_at__isnull=True
+        )
+        assert note.email == Notification.Email.NONE, note.text
+
+    sweep_at = timezone.now() + timedelta(seconds=settings.NOTIFICATION_EMAIL_DELAY + 1)
+    mail.outbox.clear()
+    send_due_emails(sweep_at)
+    assert not [m for m in mail.outbox if "needs your answer" in m.subject + m.body]
+
+
+def test_a_queued_email_that_would_arrive_too_late_is_not_sent(started, monkeypatch):
+    """A turn's email still queued a few minutes before the turn is due (a mail server down
+    for a while, a custom pace) says nothing the player can still act on: skipped."""
+    game = turn_game(started, pace="custom", move_seconds=20 * 60, window_seconds=60)
+    _seat, user = waited_user(game)
+    turn = Notification.objects.get(user=user, game_id=game.pk, kind=Notification.Kind.YOUR_TURN)
+    assert turn.email == Notification.Email.PENDING  # twenty minutes: worth an email
+    game.refresh_from_db()
+    late = game.deadline_at - timedelta(minutes=5)
+    monkeypatch.setattr(timezone, "now", lambda: late)
+
+    assert send_notification_email(turn.pk) == "skip"
+    assert mail.outbox == []
+    turn.refresh_from_db()
+    assert turn.email == Notification.Email.SKIPPED and turn.read_at is None
