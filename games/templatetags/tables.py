@@ -607,6 +607,10 @@ def game_guides() -> list[dict[str, str]]:
     from games.engines.registry import ENGINES
 
     return [
-        {"title": str(registry.title(slug)), "url": reverse("games:rules", args=[slug])}
+        {
+            "slug": slug,
+            "title": str(registry.title(slug)),
+            "url": reverse("games:rules", args=[slug]),
+        }
         for slug in ENGINES
     ]

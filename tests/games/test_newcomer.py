@@ -137,3 +137,31 @@ def test_a_friend_watching_a_game_is_told_they_watch(started, trio, make_user):
     assert watching in client.get(reverse("games:table", args=[game.pk])).content.decode()
     client.force_login(alice)
     assert watching not in client.get(reverse("games:table", args=[game.pk])).content.decode()
+
+
+def _my_games(user) -> str:
+    client = Client()
+    client.force_login(user)
+    page = client.get(reverse("games:my_games")).content.decode()
+    match = re.search(r'<div id="my-games-lists".*?(?=<section class="how-to-play")', page, re.S)
+    assert match, "no lists on My games"
+    return match.group(0)
+
+
+def test_a_new_players_empty_my_games_offers_a_first_table_against_bots_and_friends(alice):
+    # a brand-new player read only "Nothing waits on you." and "None.": nothing said where a
+    # first game comes from
+    lists = _my_games(alice)
+
+    assert "Your first game" in lists
+    for slug in ("cockroach-poker-royal", "mogel-motte", "imperador"):
+        assert f'action="{reverse("games:learn", args=[slug])}"' in lists
+    assert f'href="{reverse("friends")}"' in lists
+    assert "Nothing waits on you." not in lists
+
+
+def test_the_first_steps_are_gone_once_the_player_has_a_table(alice):
+    game = services.game_learn(alice, "mogel-motte")
+    lists = _my_games(alice)
+    assert "Your first game" not in lists
+    assert f"#{game.pk}" in lists
