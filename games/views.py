@@ -285,7 +285,15 @@ def _lobby_context(request: SignedInRequest, game: Game) -> dict[str, Any]:
             # a new player's first table said "Invite friends or start" and offered nobody to
             # invite and no way to find anyone (play-through as a new player)
             friendless = not invitable and not selectors.has_friends(request.user)
-    return {"invitable": invitable, "friendless": friendless}
+    # an invite-only table with more free seats than open invitations is never full: it said
+    # "The game starts as soon as every seat is taken" with nobody able to take those seats
+    # (a new player's play-through)
+    invitees: list[dict[str, str]] = game.invitees  # type: ignore[attr-defined]
+    waited = sum(1 for i in invitees if i["status"] == "pending")
+    never_full = (
+        game.join_policy == Game.JoinPolicy.INVITED and game.seats_taken + waited < game.seats_count  # type: ignore[attr-defined]
+    )
+    return {"invitable": invitable, "friendless": friendless, "never_full": never_full}
 
 
 @require_safe  # reading the table marks its notices and talk read: never on PUT or DELETE

@@ -165,3 +165,38 @@ def test_the_first_steps_are_gone_once_the_player_has_a_table(alice):
     lists = _my_games(alice)
     assert "Your first game" not in lists
     assert f"#{game.pk}" in lists
+
+
+NEVER_FULL = "Only invited players can sit at this table"
+EVERY_SEAT = "The game starts as soon as every seat is taken."
+
+
+def test_an_invite_only_lobby_with_uninvited_free_seats_does_not_promise_a_full_table(alice, bob):
+    # a friendless player's first table promised "The game starts as soon as every seat is
+    # taken": nobody could take those seats
+    game = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=3, start_when_full=True
+    )
+
+    lobby = _lobby(alice, game)
+
+    assert NEVER_FULL in lobby
+    assert EVERY_SEAT not in lobby
+
+
+def test_a_lobby_whose_free_seats_are_all_invited_still_says_it_starts_when_full(alice, bob):
+    friendship_create(alice, bob)
+    game = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=2, invite=["bob"], start_when_full=True
+    )
+    assert EVERY_SEAT in _lobby(alice, game) and NEVER_FULL not in _lobby(bob, game)
+    services.invitation_decline(bob, game.pk)
+    assert NEVER_FULL in _lobby(alice, game)  # the one invitation was declined
+
+
+def test_a_lobby_open_to_friends_still_says_it_starts_when_full(alice, bob):
+    game = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=3, join_policy="friends", start_when_full=True
+    )
+    lobby = _lobby(alice, game)
+    assert EVERY_SEAT in lobby and NEVER_FULL not in lobby
