@@ -235,3 +235,19 @@ def test_the_rematchs_invitation_says_it_is_the_rematch_of_the_game_just_played(
         Notification.objects.get(user=bob, game_id=game.pk, kind=Notification.Kind.INVITATION).text
         == f"alice invites you to Imperador #{game.pk}."
     )
+
+
+def test_my_games_invitation_row_says_it_is_the_rematch(finished, alice, bob, carol):
+    # the bell said "a rematch" but My games' invitation row still read "bob invites you to
+    # Imperador #9", like a stranger's new table
+    press(bob, finished)
+    rematch = Game.objects.get(rematch_of=finished)
+
+    page = client_for(alice).get(reverse("games:my_games")).content.decode()
+
+    row = re.search(r'<section aria-labelledby="inv-h">.*?</section>', page, re.S)
+    assert row, "no invitations on My games"
+    assert (
+        f"bob invites you to a rematch: Imperador #{rematch.pk} (after #{finished.pk})."
+        in row.group(0)
+    )
