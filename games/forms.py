@@ -92,6 +92,10 @@ class NewGameForm(forms.Form):
             for slug, engine in sorted(ENGINES.items())
         ]
         invite.choices = [(u.username, u.name) for u in friends_of(user)]
+        # a player without friends made, by default, an invite-only table nobody could join,
+        # and learnt it only in its lobby (a new player's play-through): the form says so.
+        # (Bots are not preset: a preset count refused any smaller number of seats.)
+        self.friendless = not invite.choices
 
     def clean(self) -> dict[str, object]:
         data = super().clean()

@@ -200,3 +200,25 @@ def test_a_lobby_open_to_friends_still_says_it_starts_when_full(alice, bob):
     )
     lobby = _lobby(alice, game)
     assert EVERY_SEAT in lobby and NEVER_FULL not in lobby
+
+
+def _new_table_form(user) -> str:
+    client = Client()
+    client.force_login(user)
+    return client.get(reverse("games:new")).content.decode()
+
+
+def test_a_friendless_players_new_table_form_says_nobody_can_join_before_it_is_made(alice):
+    # the form's defaults made an invite-only table nobody could join, and only the lobby
+    # said so, after it was made
+    page = _new_table_form(alice)
+
+    hint = re.search(r'<p class="friendless">.*?</p>', page, re.S)
+    assert hint, "no word on the form that nobody can join"
+    assert "nobody can join an invite-only table of yours" in hint.group(0)
+    assert f'href="{reverse("friends")}"' in hint.group(0)
+
+
+def test_a_player_with_friends_is_not_told_they_have_none(alice, bob):
+    friendship_create(alice, bob)
+    assert 'class="friendless"' not in _new_table_form(alice)
