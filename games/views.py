@@ -465,7 +465,9 @@ def table_command(request: SignedInRequest, game_id: int, command: str) -> HttpR
         ):
             message = _("You took the last seat: the game has started.")
         messages.success(request, message)
-        if command == "leave":
+        # a cancelled table is over before it began: its creator was left on the dead table
+        # (a new player's play-through), as a player who leaves is not
+        if command in ("leave", "cancel"):
             return redirect("games:my_games")
     if command == "decline":
         return redirect("games:my_games")

@@ -222,3 +222,17 @@ def test_a_friendless_players_new_table_form_says_nobody_can_join_before_it_is_m
 def test_a_player_with_friends_is_not_told_they_have_none(alice, bob):
     friendship_create(alice, bob)
     assert 'class="friendless"' not in _new_table_form(alice)
+
+
+def test_cancelling_a_table_leads_its_creator_to_my_games(alice):
+    # the creator stayed on the dead table, its talk box and "Sound" still there
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=3)
+    client = Client()
+    client.force_login(alice)
+
+    done = client.post(
+        reverse("games:command", args=[game.pk, "cancel"]), {"confirmed": "1"}, follow=True
+    )
+
+    assert done.redirect_chain[-1][0] == reverse("games:my_games")
+    assert "The table was cancelled." in done.content.decode()
