@@ -153,6 +153,11 @@
     }, 50);
     saying[id] = pending;
   }
+  function hush(id) {
+    if (saying[id]) { clearTimeout(saying[id].timer); delete saying[id]; }
+    var region = document.getElementById(id);
+    if (region) region.textContent = "";
+  }
   function announce(urgent) {
     var text = statusText(), entries = history();
     var sigs = entries.map(function (e) { return e.sig; });
@@ -211,6 +216,11 @@
     expiredAsked = false;
     var before = wasWanted;
     wanted();
+    // the urgent region speaks of a window (or of a clock's last seconds): once that is over
+    // it is emptied, or a virtual cursor still found "Your answer is wanted" there after the
+    // game had ended
+    var now = root.dataset.wanted;
+    if (now !== "window" && (before === "window" || !now)) hush("table-alert");
     announce(root.dataset.wanted === "window" && before !== "window");
     tick();
   }

@@ -82,6 +82,13 @@ def test_a_turn_and_a_show_of_hands_by_keyboard(make_user, signed_in_page, stack
         enter_move(pages[seat], "hand", choice=choice)
         assert pages[seat].evaluate(FOCUS_IN_TABLE), "focus fell out of the table"
     assert wait_for(lambda: Game.objects.get(pk=game.pk).state["phase"] != "hands", 20)
+    # once the window is over its alert goes: a virtual cursor still read "Your answer is
+    # wanted" in the hidden region after the game had ended (a new player's play-through)
+    for seat in others:
+        pages[seat].wait_for_function(
+            "() => !document.getElementById('table-alert').textContent.includes('answer')",
+            timeout=15_000,
+        )
 
     # whoever plays next hears it politely once the page follows
     game.refresh_from_db()
