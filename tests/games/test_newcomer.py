@@ -236,3 +236,19 @@ def test_cancelling_a_table_leads_its_creator_to_my_games(alice):
 
     assert done.redirect_chain[-1][0] == reverse("games:my_games")
     assert "The table was cancelled." in done.content.decode()
+
+
+def test_a_cancelled_tables_invitee_is_not_shown_its_talk_box(alice, bob):
+    # the invitee opened the cancelled table from the bell and read "Spectators read the
+    # players' talk at this table" under an empty talk box
+    friendship_create(alice, bob)
+    game = services.game_create(alice, engine="cockroach-poker-royal", seats=3, invite=["bob"])
+    services.game_cancel(alice, game.pk)
+    client = Client()
+    client.force_login(bob)
+
+    page = client.get(reverse("games:table", args=[game.pk])).content.decode()
+
+    slot = re.search(r'<div id="chat-slot"[^>]*>', page)
+    assert slot and " hidden" in slot.group(0)
+    assert "Spectators read the players" not in page
