@@ -153,8 +153,10 @@
     }, 50);
     saying[id] = pending;
   }
+  // Empties a region of words said earlier; words this very refresh queued stay ("The game
+  // moved on while you were choosing", said as the window closed under the player's choice).
   function hush(id) {
-    if (saying[id]) { clearTimeout(saying[id].timer); delete saying[id]; }
+    if (saying[id]) return;
     var region = document.getElementById(id);
     if (region) region.textContent = "";
   }
