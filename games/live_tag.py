@@ -13,7 +13,9 @@ at the table, the clock's words beyond a day, the nudge button, a vacation's not
 rematch's link),
 with the viewer's own language, time zone, and CSRF cookie (the parts' forms carry its
 token). Never the state, a view or a hand: two seats whose hidden cards differ but who see
-the same have the same inputs here but for who they are.
+the same have the same inputs here but for who they are. When the viewer may propose the Live
+pace again after a declined proposal (``pace.propose_again_at``) is one: the note that says it
+gives way to the button once that time has passed.
 
 Who is at the table is no input: the socket's heartbeat says it, and the script marks the
 players' list in place (static/js/table.js, showPresent). As an input, anyone opening or
@@ -30,6 +32,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from datetime import datetime
 from typing import Any
 
 from django.http import HttpRequest
@@ -39,6 +42,7 @@ from django.utils.http import parse_etags
 
 from games import selectors
 from games.models import Game, Seat
+from games.services import pace
 
 # The script rewrites a clock under a day left itself (static/js/table.js, tick); beyond, the
 # words are the server's ("2 days, 3 hours left").
@@ -98,14 +102,18 @@ class Shown:
     present: list[int]  # the seats whose player is at the table now
     nudge: Seat | None  # whom the viewer may nudge
     rematch: Game | None  # the over game's rematch the viewer may open
+    live_again: datetime | None  # a declined proposer may propose the Live pace again then
 
 
 def shown(request: HttpRequest, game: Game) -> Shown:
     seat = selectors.viewer_seat_index(game, request.user)
+    present = selectors.present_seats(game)
     return Shown(
-        present=selectors.present_seats(game),
+        present=present,
         nudge=selectors.nudge_target(game, seat),
         rematch=selectors.rematch_for(game, request.user) if game.is_over else None,
+        # only when the Live pace could be proposed now (everyone here): else no query
+        live_again=pace.propose_again_at(game, seat) if _everyone_here(game, present) else None,
     )
 
 
@@ -130,6 +138,7 @@ def of(request: HttpRequest, game: Game, parts: Shown) -> str | None:
         _clock_words(game),
         nudge.pk if nudge is not None else None,
         rematch.pk if rematch is not None else None,
+        parts.live_again.isoformat() if parts.live_again else None,
         game.live_offer,
         game.live_since.isoformat() if game.live_since else None,
         _public_seats(game),

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import secrets
 import uuid
+from datetime import datetime
 from typing import Any
 
 from django.contrib import messages
@@ -261,12 +262,29 @@ def _table_context(
         "wanted": wanted,
         "present": present,
         "live_tag": live_tag.of(request, game, shown),
-        "live_may_propose": pace.may_propose(game, seats, request.user),
+        **_live_proposal(game, seats, request.user, shown.live_again),
         "live_may_answer": game.live_offer is not None
         and my_seat is not None
         and not my_seat.is_bot
         and my_seat.index not in game.live_offer,
         "live_offer_names": [payload["players"][i] for i in game.live_offer or []],
+    }
+
+
+def _live_proposal(
+    game: Game, seats: list[Seat], user: Any, again: datetime | None
+) -> dict[str, Any]:
+    """The Live pace's button, or, while a declined proposer waits to propose again, the note
+    that says until when (and, for the script, when to fetch the parts that bring the button
+    back)."""
+    if not pace.may_propose(game, seats, user):
+        return {"live_may_propose": False, "live_again": ""}
+    if again is None:
+        return {"live_may_propose": True, "live_again": ""}
+    return {
+        "live_may_propose": False,
+        "live_again": pace.propose_again_words(again),
+        "live_again_ms": int(again.timestamp() * 1000),
     }
 
 

@@ -68,6 +68,13 @@ def moment_in_sentence(value: datetime) -> str:
     return calendar_date(timezone.localtime(value), "DATETIME_FORMAT").removesuffix(".")
 
 
+def clock_in_sentence(value: datetime) -> str:
+    """An aware moment's time of day as the reader reads it (their zone), to end a sentence: for
+    a moment within the hour, where a date would only be noise ("1:47 p.m", the sentence's full
+    stop closing the abbreviation)."""
+    return django_date(timezone.localtime(value), "TIME_FORMAT").removesuffix(".")
+
+
 @register.filter
 def zone_name(value: str | None) -> str:
     """A stored time zone as the reader's language names it ("Česko — Praha")."""

@@ -3,15 +3,24 @@ play at the Live pace; when all accept, the table's waits run at it until someon
 longer than the presence grace (accounts.notifications.PRESENCE_SECONDS), then the table falls
 back to its own pace. Each switch is one GameChange (it owns deadlines) and one PaceSwitch row,
 which the history shows; engine Events stay engine actions only.
+
+A proposal declined (by another player, or withdrawn by its proposer) keeps its proposer from
+proposing again at that table for PROPOSE_AGAIN_AFTER: each round was a history row and a
+refresh of every open page of the table, so a player could nag the others (or flood the
+table) by proposing and declining over and over. Read from those rows, no column of its own.
 """
 
 from __future__ import annotations
 
+from datetime import datetime, timedelta
 from typing import Any
 
+from django.db.models import Subquery
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from accounts.notifications import is_present
+from accounts.templatetags.calendar_dates import clock_in_sentence
 from games.errors import GameError, NotActive, NotAllowed
 from games.models import Game, Pace, PaceSwitch, Seat
 from games.services.change import GameChange
@@ -37,6 +46,48 @@ def may_propose(game: Game, seats: list[Seat], user: Any) -> bool:
         and any(s.user_id == user.pk for s in humans(seats))
         and all_present(game.pk, seats)
     )
+
+
+# As a declined takeback or draw offer elsewhere: long enough that "not now" is heard (a loop of
+# proposals is at most a dozen rows an hour), short enough that a table that said no during a
+# phone call can still go live in the same sitting (a Live move is a minute: a few moves).
+PROPOSE_AGAIN_AFTER = timedelta(minutes=5)
+
+
+def propose_again_at(game: Game, seat: int | None) -> datetime | None:
+    """When ``seat`` may propose the Live pace again, if its last proposal at this table was
+    declined less than PROPOSE_AGAIN_AFTER ago; else None. Only when there is something to
+    propose (no query otherwise). The rows are the public history: nothing secret in it.
+
+    A proposal ends with the first DECLINED (its end), LIVE (accepted) or PROPOSED (one ended
+    without a row, by someone leaving, then another proposal) after it: only the first counts.
+    A game's rows are written under its lock, so their ids are in the order they happened."""
+    if seat is None or game.status != Game.Status.ACTIVE or _plays_live(game):
+        return None
+    if game.live_offer is not None:
+        return None
+    rows = PaceSwitch.objects.filter(game_id=game.pk)
+    last = rows.filter(seat=seat, kind=PaceSwitch.Kind.PROPOSED).order_by("-pk").values("pk")[:1]
+    end = (
+        rows.filter(
+            pk__gt=Subquery(last),
+            kind__in=[PaceSwitch.Kind.DECLINED, PaceSwitch.Kind.LIVE, PaceSwitch.Kind.PROPOSED],
+        )
+        .order_by("pk")
+        .values_list("kind", "created_at")
+        .first()
+    )
+    if end is None or end[0] != PaceSwitch.Kind.DECLINED:
+        return None
+    again = end[1] + PROPOSE_AGAIN_AFTER
+    return again if again > timezone.now() else None
+
+
+def propose_again_words(again: datetime) -> str:
+    """The reader's sentence for ``propose_again_at``: the page's note and a refused proposal's."""
+    return _("Your proposal to play live was declined: you can propose it again at %(time)s.") % {
+        "time": clock_in_sentence(again)
+    }
 
 
 def _plays_live(game: Game) -> bool:
@@ -65,6 +116,9 @@ def live_propose(user: Any, game_id: int) -> None:
             raise GameError(
                 _("Everyone must be at the table to play live."), "not_everyone_present"
             )
+        again = propose_again_at(game, seat.index)
+        if again is not None:  # a forged form: the page offers no button meanwhile
+            raise GameError(propose_again_words(again), "propose_too_soon")
         game.live_offer = [seat.index]
         PaceSwitch.objects.create(
             game=game, kind=PaceSwitch.Kind.PROPOSED, seat=seat.index, created_at=change.now

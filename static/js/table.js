@@ -34,7 +34,7 @@
   var announced = "", heard = []; // the status line and the history entries last read out
   var saying = {}; // per region, words not shown yet (say waits 50 ms)
   var READ_AT_MOST = 3; // history entries read out at once, the newest ones
-  var fetching = false, again = false, expiredAsked = false;
+  var fetching = false, again = false, expiredAsked = false, noteAsked = "";
   var baseTitle = document.title;
   var wasWanted = root.dataset.wanted;
 
@@ -265,6 +265,14 @@
       // The deadline passed and no ping came (yet): ask; the page applies an expired wait.
       if (left < -2000 && !expiredAsked) { expiredAsked = true; refresh(); }
     });
+    // A note that gives way at a time (proposing the Live pace again): fetch the parts then,
+    // once per time (a clock a little ahead of the server's is answered 304: asked again later).
+    var note = root.querySelector("[data-refresh-at]");
+    var ask = note && note.dataset.refreshAt + ":" + Math.floor(now / 15000);
+    if (note && now > parseInt(note.dataset.refreshAt, 10) + 1000 && noteAsked !== ask) {
+      noteAsked = ask;
+      refresh();
+    }
   }
   setInterval(tick, 250);
 
