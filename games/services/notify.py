@@ -348,6 +348,15 @@ def table_answered(
     else:
         text = gettext_lazy("%(name)s took a seat at your table of %(game)s #%(id)s.")
     said = _say(host, text, name=player.name, game=game_title(game.engine), id=game.pk)
+    # A player taking a seat and leaving it again and again (an open table) was a notice, a
+    # push and an email to the creator each round: the same news about the same table is told
+    # once (what became of the seat since, the table's page shows). A decline follows the
+    # creator's own invitation (a few an hour): each is an answer they wait for.
+    told = Notification.objects.filter(
+        user=host, game_id=game.pk, kind=Notification.Kind.TABLE, text=said[:300]
+    )
+    if joined and told.exists():
+        return
     notify(host, Notification.Kind.TABLE, said, _table(game), game.pk)
 
 

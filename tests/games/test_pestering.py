@@ -115,3 +115,27 @@ def test_invitations_to_many_friends_are_limited_per_hour(alice, make_user, monk
     assert refused.value.code == "invitation_limit"
     assert "many invitations in the last hour" in str(refused.value)
     assert _notices(friends[3], Notification.Kind.INVITATION) == 0
+
+
+def test_a_seat_taken_and_left_again_and_again_tells_the_creator_once(alice, make_user):
+    """At a table open to anyone, a stranger taking a seat and leaving it over and over was a
+    notice (a push, an email) to the creator each round; another player's seat is still news."""
+    eve, zed = make_user("eve"), make_user("zed")
+    game = services.game_create(
+        alice, engine="cockroach-poker-royal", seats=4, join_policy=Game.JoinPolicy.ANYONE
+    )
+    for _round in range(10):
+        services.game_join(eve, game.pk)
+        services.game_leave(eve, game.pk)
+    services.game_join(eve, game.pk)
+    services.game_join(zed, game.pk)
+
+    told = list(
+        Notification.objects.filter(user=alice, kind=Notification.Kind.TABLE)
+        .order_by("pk")
+        .values_list("text", flat=True)
+    )
+    assert told == [
+        f"{eve.name} took a seat at your table of Cockroach Poker Royal #{game.pk}.",
+        f"{zed.name} took a seat at your table of Cockroach Poker Royal #{game.pk}.",
+    ]
