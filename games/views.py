@@ -39,7 +39,7 @@ from games.catalog import registry as catalog
 from games.engines import registry
 from games.errors import GameError, NotActive, NotAllowed, StaleVersion
 from games.forms import NewGameForm
-from games.models import Game, PaceSwitch, Seat
+from games.models import Game, Invitation, PaceSwitch, Seat
 from games.services import chat, notify, pace, vacation
 from games.services.lobby_expiry import expires_at
 
@@ -294,23 +294,21 @@ def _lobby_context(request: SignedInRequest, game: Game) -> dict[str, Any]:
     if game.status != Game.Status.LOBBY:
         return {}
     selectors.lobby_details([game])
+    # the open invitations, as lobby_details read them: one count serves both questions below
+    invitees: list[dict[str, str]] = game.invitees  # type: ignore[attr-defined]
+    waited = sum(1 for i in invitees if i["status"] == Invitation.Status.PENDING)
+    free = game.seats_taken + waited < game.seats_count  # type: ignore[attr-defined]
     invitable: list[User] = []
     friendless = False
-    if game.created_by_id == request.user.pk:
-        pending = game.invitations.filter(status="pending").count()
-        if game.seats_taken + pending < game.seats_count:  # type: ignore[attr-defined]
-            invitable = selectors.invitable_friends(game, request.user)
-            # a new player's first table said "Invite friends or start" and offered nobody to
-            # invite and no way to find anyone (play-through as a new player)
-            friendless = not invitable and not selectors.has_friends(request.user)
+    if game.created_by_id == request.user.pk and free:
+        invitable = selectors.invitable_friends(game, request.user)
+        # a new player's first table said "Invite friends or start" and offered nobody to
+        # invite and no way to find anyone (play-through as a new player)
+        friendless = not invitable and not selectors.has_friends(request.user)
     # an invite-only table with more free seats than open invitations is never full: it said
     # "The game starts as soon as every seat is taken" with nobody able to take those seats
     # (a new player's play-through)
-    invitees: list[dict[str, str]] = game.invitees  # type: ignore[attr-defined]
-    waited = sum(1 for i in invitees if i["status"] == "pending")
-    never_full = (
-        game.join_policy == Game.JoinPolicy.INVITED and game.seats_taken + waited < game.seats_count  # type: ignore[attr-defined]
-    )
+    never_full = game.join_policy == Game.JoinPolicy.INVITED and free
     return {"invitable": invitable, "friendless": friendless, "never_full": never_full}
 
 
